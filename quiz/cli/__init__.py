@@ -1,0 +1,1 @@
+"""The `quiz` command line (click); subcommands load lazily so `quiz --help` stays fast."""

@@ -1,0 +1,29 @@
+"""Helpers shared by subcommands: the language and the bank for this invocation."""
+
+from __future__ import annotations
+
+import click
+
+
+def lang_of(ctx: click.Context) -> str:
+    root = ctx.find_root()
+    lang = (root.obj or {}).get("lang")
+    if lang:
+        return lang
+    from quiz.config import load_settings
+
+    return load_settings().lang
+
+
+def load_bank_for(ctx: click.Context, strict: bool = False):
+    from quiz.content import load_default_bank
+
+    root = ctx.find_root()
+    return load_default_bank((root.obj or {}).get("content_dirs") or [], strict=strict)
+
+
+def report_skipped(bank) -> None:
+    """Tell the user which files were left out, on stderr, without stopping."""
+    errors = bank.errors
+    if errors:
+        click.echo(f"warning: {len(errors)} content problem(s); run 'quiz validate' for details. First: {errors[0]}", err=True)

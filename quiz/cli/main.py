@@ -1,0 +1,49 @@
+"""The `quiz` entry point: global options, and the subcommands by name."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from quiz.cli.lazy import LazyGroup
+
+COMMANDS = {
+    "validate": ("quiz.cli.validate_cmd:validate", "Check content files; print path:line:col problems."),
+    "list": ("quiz.cli.list_cmd:list_questions", "List the question bank."),
+}
+
+
+@click.group(
+    cls=LazyGroup,
+    lazy=COMMANDS,
+    invoke_without_command=True,
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
+@click.option("--lang", type=click.Choice(["zh", "en"]), default=None, help="Language of content and messages (default: config, then locale).")
+@click.option(
+    "--content",
+    "content_dirs",
+    multiple=True,
+    type=click.Path(file_okay=False, path_type=Path),
+    help="Add a folder of your own questions (repeatable; QUIZ_CONTENT_PATH works too).",
+)
+@click.version_option(package_name="ai-infra-quiz", prog_name="quiz")
+@click.pass_context
+def cli(ctx: click.Context, lang: str | None, content_dirs: tuple[Path, ...]) -> None:
+    """AI-infrastructure interview trainer. With no command, opens the app."""
+    ctx.ensure_object(dict)
+    ctx.obj["lang"] = lang
+    ctx.obj["content_dirs"] = list(content_dirs)
+    if ctx.invoked_subcommand is None:
+        from quiz.cli.app_cmd import open_app
+
+        open_app(ctx)
+
+
+def main() -> None:
+    try:
+        cli(prog_name="quiz")
+    except KeyboardInterrupt:
+        sys.exit(130)

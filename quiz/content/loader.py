@@ -1,0 +1,183 @@
+"""Load and validate content folders into a Bank; bad files are reported and skipped, never fatal."""
+
+from __future__ import annotations
+
+import difflib
+import logging
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ValidationError
+
+from quiz.content import crossref
+from quiz.content.bank import Bank
+from quiz.content.models import FORMAT_VERSION, LANGS, Exercise, ModulesFile, Question, Text, TextList
+from quiz.content.problems import Problem
+from quiz.content.yamlsafe import YamlDoc, read_yaml
+
+log = logging.getLogger(__name__)
+
+MODULES_FILE = "modules.yaml"
+EXERCISE_FILE = "exercise.yaml"
+
+
+def load_bank(roots: list[Path], strict: bool = False, builtin: Path | None = None) -> Bank:
+    """Load every root in order; the first root is the built-in bank when `builtin` names it."""
+    bank = Bank()
+    for root in roots:
+        _load_root(bank, Path(root), strict, is_builtin=builtin is not None and Path(root) == builtin)
+    crossref.check(bank, strict)
+    bank.problems.sort(key=lambda p: (p.path, p.line, p.col))
+    for p in bank.problems:
+        log.debug("%s", p)
+    return bank
+
+
+def _load_root(bank: Bank, root: Path, strict: bool, is_builtin: bool) -> None:
+    if not root.is_dir():
+        bank.problems.append(Problem(str(root), 1, 1, "content folder does not exist"))
+        return
+    modules = root / MODULES_FILE
+    if modules.is_file():
+        _load_modules(bank, modules, strict)
+    exercise_dirs = sorted(p.parent for p in root.rglob(EXERCISE_FILE))
+    for path in sorted(root.rglob("*.yaml")) + sorted(root.rglob("*.yml")):
+        if path == modules or path.name == EXERCISE_FILE or any(d in path.parents for d in exercise_dirs):
+            continue
+        if any(part.startswith(".") for part in path.relative_to(root).parts):
+            continue
+        _load_question(bank, path, strict, is_builtin)
+    for folder in exercise_dirs:
+        _load_exercise(bank, folder, strict)
+
+
+def _validate(doc: YamlDoc, model: type[BaseModel], strict: bool) -> tuple[Any, list[Problem]]:
+    data = doc.data
+    if not isinstance(data, dict):
+        return None, [doc.problem((), f"expected a mapping of keys at the top level, found {type(data).__name__}")]
+    version = data.get("format_version")
+    if isinstance(version, int) and not isinstance(version, bool) and version > FORMAT_VERSION:
+        return None, [doc.problem(("format_version",), f"format_version {version} is newer than this app reads ({FORMAT_VERSION}); upgrade the app")]
+    try:
+        obj = model.model_validate(data)
+    except ValidationError as exc:
+        return None, [_pydantic_problem(doc, model, err) for err in exc.errors()]
+    return obj, translation_problems(doc, obj, strict)
+
+
+def _pydantic_problem(doc: YamlDoc, model: type[BaseModel], err: dict) -> Problem:
+    loc = tuple(err["loc"])
+    where = ".".join(str(p) for p in loc) or "document"
+    kind = err["type"]
+    if kind == "extra_forbidden":
+        name = str(loc[-1])
+        hint = _suggest(model, loc, name)
+        return doc.problem(loc, f"unknown key '{name}' at {where}{hint}", key=True)
+    if kind == "missing":
+        return doc.problem(loc[:-1], f"missing required key '{loc[-1]}' at {where}")
+    got = err.get("input")
+    shown = repr(got) if not isinstance(got, (dict, list)) else type(got).__name__
+    if len(shown) > 60:
+        shown = shown[:57] + "..."
+    return doc.problem(loc, f"{where}: {err['msg']} (got {shown})")
+
+
+def _suggest(model: type[BaseModel], loc: tuple, name: str) -> str:
+    fields = _fields_at(model, loc[:-1])
+    close = difflib.get_close_matches(name, fields, n=1)
+    return f"; did you mean '{close[0]}'?" if close else ""
+
+
+def _fields_at(model: Any, loc: tuple) -> list[str]:
+    for part in loc:
+        if isinstance(part, int):
+            continue
+        info = getattr(model, "model_fields", {}).get(part)
+        if info is None:
+            return []
+        model = _inner_model(info.annotation)
+        if model is None:
+            return []
+    return list(getattr(model, "model_fields", {}))
+
+
+def _inner_model(annotation: Any) -> Any:
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        return annotation
+    for arg in getattr(annotation, "__args__", ()) or ():
+        found = _inner_model(arg)
+        if found is not None:
+            return found
+    return None
+
+
+def translation_problems(doc: YamlDoc, obj: BaseModel, strict: bool) -> list[Problem]:
+    """A problem for every text that lacks zh or en: an error under --strict, else a warning."""
+    severity = "error" if strict else "warning"
+    found: list[Problem] = []
+
+    def walk(value: Any, loc: tuple) -> None:
+        if isinstance(value, (Text, TextList)):
+            for lang in LANGS:
+                if not getattr(value, lang):
+                    found.append(doc.problem(loc, f"missing '{lang}' text at {'.'.join(map(str, loc))}", severity))
+        elif isinstance(value, BaseModel):
+            for name in type(value).model_fields:
+                walk(getattr(value, name), loc + (name,))
+        elif isinstance(value, list):
+            for i, item in enumerate(value):
+                walk(item, loc + (i,))
+
+    walk(obj, ())
+    return found
+
+
+def _load_modules(bank: Bank, path: Path, strict: bool) -> None:
+    doc, problems = read_yaml(path)
+    if doc is not None:
+        parsed, problems = _validate(doc, ModulesFile, strict)
+        if parsed is not None:
+            for i, module in enumerate(parsed.modules):
+                if module.id in bank.modules:
+                    problems.append(doc.problem(("modules", i, "id"), f"duplicate module id '{module.id}'"))
+                    continue
+                bank.modules[module.id] = module
+    bank.problems.extend(problems)
+
+
+def _load_question(bank: Bank, path: Path, strict: bool, is_builtin: bool) -> None:
+    doc, problems = read_yaml(path)
+    question = None
+    if doc is not None:
+        question, problems = _validate(doc, Question, strict)
+    bank.problems.extend(problems)
+    if question is None or any(p.is_error for p in problems):
+        return
+    if question.id in bank.questions:
+        other = bank.question_paths[question.id]
+        bank.problems.append(doc.problem(("id",), f"duplicate question id '{question.id}' (first defined in {other})"))
+        return
+    if is_builtin and question.number is None:
+        bank.problems.append(doc.problem(("id",), "built-in questions need a syllabus 'number'"))
+    bank.questions[question.id] = question
+    bank.question_paths[question.id] = path
+
+
+def _load_exercise(bank: Bank, folder: Path, strict: bool) -> None:
+    doc, problems = read_yaml(folder / EXERCISE_FILE)
+    exercise = None
+    if doc is not None:
+        exercise, problems = _validate(doc, Exercise, strict)
+    bank.problems.extend(problems)
+    if exercise is None or any(p.is_error for p in problems):
+        return
+    missing = [name for name in ("starter.py", "solution.py") if not (folder / name).is_file()]
+    if missing:
+        bank.problems.append(doc.problem(("id",), f"exercise folder lacks {' and '.join(missing)}"))
+        return
+    if exercise.id in bank.exercises:
+        other = bank.exercise_dirs[exercise.id] / EXERCISE_FILE
+        bank.problems.append(doc.problem(("id",), f"duplicate exercise id '{exercise.id}' (first defined in {other})"))
+        return
+    bank.exercises[exercise.id] = exercise
+    bank.exercise_dirs[exercise.id] = folder

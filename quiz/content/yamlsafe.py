@@ -1,0 +1,144 @@
+"""Safe YAML reading that keeps node positions, so every error can name `file:line:col`."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from quiz.content.problems import Problem, problem_at
+
+try:  # the C parser is about ten times faster; the pure-Python one is the fallback
+    from yaml import CSafeLoader as _Loader
+except ImportError:  # pragma: no cover - depends on how PyYAML was built
+    from yaml import SafeLoader as _Loader
+
+MAX_FILE_BYTES = 1_000_000
+MAX_NODES = 200_000
+
+
+class YamlDoc:
+    """A parsed document: the plain data plus the node tree for locating keys."""
+
+    def __init__(self, path: Path, data: Any, root: yaml.Node | None):
+        self.path = path
+        self.data = data
+        self.root = root
+
+    def mark(self, loc: tuple) -> Any:
+        """The start mark of the deepest node reached by following `loc` (keys and indices)."""
+        node = self.root
+        best = node.start_mark if node is not None else None
+        for part in loc:
+            child = _child(node, part)
+            if child is None:
+                break
+            node, best = child, child.start_mark
+        return best
+
+    def key_mark(self, loc: tuple) -> Any:
+        """The mark of the key named by the last part of `loc` (for unknown keys)."""
+        parent = self.root
+        for part in loc[:-1]:
+            parent = _child(parent, part)
+            if parent is None:
+                return self.mark(loc)
+        if isinstance(parent, yaml.MappingNode):
+            for key, _ in parent.value:
+                if isinstance(key, yaml.ScalarNode) and key.value == str(loc[-1]):
+                    return key.start_mark
+        return self.mark(loc)
+
+    def problem(self, loc: tuple, message: str, severity: str = "error", key: bool = False) -> Problem:
+        mark = self.key_mark(loc) if key else self.mark(loc)
+        return problem_at(self.path, mark, message, severity)
+
+
+def _child(node: Any, part: Any) -> Any:
+    if isinstance(node, yaml.MappingNode):
+        for key, value in node.value:
+            if isinstance(key, yaml.ScalarNode) and key.value == str(part):
+                return value
+        return None
+    if isinstance(node, yaml.SequenceNode) and isinstance(part, int):
+        return node.value[part] if 0 <= part < len(node.value) else None
+    return None
+
+
+def read_yaml(path: Path) -> tuple[YamlDoc | None, list[Problem]]:
+    """Read one YAML file; never raises for bad content, returns the problems instead."""
+    try:
+        size = path.stat().st_size
+    except OSError as exc:
+        return None, [Problem(str(path), 1, 1, f"cannot read file: {exc.strerror or exc}")]
+    if size > MAX_FILE_BYTES:
+        mb = size / 1_000_000
+        return None, [Problem(str(path), 1, 1, f"file is {mb:.1f} MB; a content file may be at most {MAX_FILE_BYTES // 1_000_000} MB")]
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        return None, [Problem(str(path), 1, 1, f"cannot read file: {exc.strerror or exc}")]
+    return parse_yaml(path, raw)
+
+
+def parse_yaml(path: Path, raw: bytes) -> tuple[YamlDoc | None, list[Problem]]:
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        before = raw[: exc.start]
+        line = before.count(b"\n") + 1
+        col = exc.start - (before.rfind(b"\n") + 1) + 1
+        return None, [Problem(str(path), line, col, f"not valid UTF-8 (byte 0x{raw[exc.start]:02x}); save the file as UTF-8")]
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    if not text.strip():
+        return None, [Problem(str(path), 1, 1, "file is empty")]
+    loader = _Loader(text)
+    try:
+        root = loader.get_single_node()
+        if root is None:
+            return None, [Problem(str(path), 1, 1, "file holds no YAML document")]
+        found = _scan(root)
+        if found is not None:
+            mark, message = found
+            return None, [problem_at(path, mark, message)]
+        data = loader.construct_document(root)
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        detail = exc.problem or exc.context or "invalid YAML"
+        if "\t" in detail or "tab" in detail.lower():
+            detail += " (YAML indentation must use spaces, not tabs)"
+        return None, [problem_at(path, mark, f"YAML syntax: {detail}")]
+    except yaml.YAMLError as exc:
+        return None, [Problem(str(path), 1, 1, f"YAML: {exc}")]
+    except RecursionError:
+        return None, [Problem(str(path), 1, 1, "YAML nesting is too deep")]
+    finally:
+        loader.dispose()
+    return YamlDoc(path, data, root), []
+
+
+def _scan(root: yaml.Node) -> tuple[Any, str] | None:
+    """The first structural problem: an alias (a node reached twice), a duplicate key, too many nodes."""
+    seen: set[int] = set()
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if id(node) in seen:
+            return node.start_mark, "YAML anchors and aliases (&name / *name) are not allowed in content"
+        seen.add(id(node))
+        if len(seen) > MAX_NODES:
+            return node.start_mark, f"document has more than {MAX_NODES} YAML nodes"
+        if isinstance(node, yaml.MappingNode):
+            keys: set[str] = set()
+            for k, v in node.value:
+                if isinstance(k, yaml.ScalarNode):
+                    if k.value in keys:
+                        return k.start_mark, f"duplicate key '{k.value}'"
+                    keys.add(k.value)
+                stack.append(k)
+                stack.append(v)
+        elif isinstance(node, yaml.SequenceNode):
+            stack.extend(node.value)
+    return None
