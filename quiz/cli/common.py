@@ -27,3 +27,21 @@ def report_skipped(bank) -> None:
     errors = bank.errors
     if errors:
         click.echo(f"warning: {len(errors)} content problem(s); run 'quiz validate' for details. First: {errors[0]}", err=True)
+
+
+def _set_lang(ctx: click.Context, _param: click.Parameter, value: str | None) -> str | None:
+    if value:
+        root = ctx.find_root()
+        root.ensure_object(dict)
+        root.obj["lang"] = value
+    return value
+
+
+lang_option = click.option(
+    "--lang",
+    type=click.Choice(["zh", "en"]),
+    default=None,
+    expose_value=False,
+    callback=_set_lang,
+    help="Language (also accepted before the command).",
+)

@@ -6,12 +6,13 @@ import json
 
 import click
 
-from quiz.cli.common import lang_of, load_bank_for, report_skipped
+from quiz.cli.common import lang_of, lang_option, load_bank_for, report_skipped
 
 
 @click.command("list")
 @click.option("--module", "module_id", default=None, help="Only this module id.")
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON list of objects.")
+@lang_option
 @click.pass_context
 def list_questions(ctx: click.Context, module_id: str | None, as_json: bool) -> None:
     """List questions: number, id, module, title, and counts of cards, choices and exercises."""

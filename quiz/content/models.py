@@ -10,7 +10,7 @@ LANGS = ("zh", "en")
 FORMAT_VERSION = 1
 MAX_NUMBER = 305
 
-Id = Annotated[StrictStr, Field(pattern=r"^[a-z0-9][a-z0-9-]*[a-z0-9]$", max_length=80)]
+Id = Annotated[StrictStr, Field(pattern=r"^[a-z0-9]([a-z0-9-]*[a-z0-9])?$", max_length=80)]
 
 
 class Model(BaseModel):

@@ -107,8 +107,10 @@ def parse_yaml(path: Path, raw: bytes) -> tuple[YamlDoc | None, list[Problem]]:
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         detail = exc.problem or exc.context or "invalid YAML"
-        if "\t" in detail or "tab" in detail.lower():
-            detail += " (YAML indentation must use spaces, not tabs)"
+        if isinstance(exc, yaml.constructor.ConstructorError):
+            return None, [problem_at(path, mark, f"unsupported YAML: {detail} (content allows plain YAML only)")]
+        if _tab_at(text, mark) or "tab" in detail.lower():
+            detail += " (indent with spaces; YAML does not allow tabs here)"
         return None, [problem_at(path, mark, f"YAML syntax: {detail}")]
     except yaml.YAMLError as exc:
         return None, [Problem(str(path), 1, 1, f"YAML: {exc}")]
@@ -119,14 +121,21 @@ def parse_yaml(path: Path, raw: bytes) -> tuple[YamlDoc | None, list[Problem]]:
     return YamlDoc(path, data, root), []
 
 
+def _tab_at(text: str, mark: Any) -> bool:
+    if mark is None:
+        return False
+    lines = text.splitlines()
+    return 0 <= mark.line < len(lines) and "\t" in lines[mark.line][: mark.column + 1]
+
+
 def _scan(root: yaml.Node) -> tuple[Any, str] | None:
     """The first structural problem: an alias (a node reached twice), a duplicate key, too many nodes."""
     seen: set[int] = set()
-    stack = [root]
+    stack: list[tuple[yaml.Node, yaml.Node]] = [(root, root)]
     while stack:
-        node = stack.pop()
-        if id(node) in seen:
-            return node.start_mark, "YAML anchors and aliases (&name / *name) are not allowed in content"
+        node, parent = stack.pop()
+        if id(node) in seen:  # reached twice: an alias; point at the collection that uses it
+            return parent.start_mark, "YAML anchors and aliases (&name / *name) are not allowed in content"
         seen.add(id(node))
         if len(seen) > MAX_NODES:
             return node.start_mark, f"document has more than {MAX_NODES} YAML nodes"
@@ -137,8 +146,8 @@ def _scan(root: yaml.Node) -> tuple[Any, str] | None:
                     if k.value in keys:
                         return k.start_mark, f"duplicate key '{k.value}'"
                     keys.add(k.value)
-                stack.append(k)
-                stack.append(v)
+                stack.append((k, node))
+                stack.append((v, node))
         elif isinstance(node, yaml.SequenceNode):
-            stack.extend(node.value)
+            stack.extend((child, node) for child in node.value)
     return None
