@@ -111,6 +111,7 @@ class TensorSpec(Model):
 class Arg(Model):
     """One positional argument of the entry: a tensor, a plain value, or None."""
 
+    name: Optional[StrictStr] = None  # how messages call this argument (x, weight, bias, ...)
     tensor: Optional[TensorSpec] = None
     value: Optional[Union[StrictBool, StrictInt, float, StrictStr, list[Number]]] = None
     none: StrictBool = False
@@ -127,6 +128,7 @@ class Check(Model):
     grads: StrictBool = True  # compare input gradients with the reference too
     atol: Number = 1e-6
     rtol: Number = 1e-5
+    eps: Number = 1e-6  # finite-difference step of gradcheck
     seed: StrictInt = 0
     function: Optional[StrictStr] = None  # a test function in checks.py (kind: function)
 

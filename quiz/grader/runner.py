@@ -1,0 +1,145 @@
+"""The parent side of grading: start a warm worker process and ask it to grade files (no torch here)."""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import selectors
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+from quiz.grader.results import ERROR, Result
+
+log = logging.getLogger(__name__)
+
+START_TIMEOUT_S = 120.0
+SLACK_S = 15.0
+
+
+class GraderError(RuntimeError):
+    """The worker could not be started or stopped answering."""
+
+
+class GraderWorker:
+    """One warm worker process; `grade` may be called many times. Use as a context manager."""
+
+    def __init__(self, python: str | None = None):
+        self.python = python or sys.executable
+        self.proc: subprocess.Popen | None = None
+        self.start_ms: int | None = None
+        self._lock = threading.Lock()
+        self._scratch = tempfile.TemporaryDirectory(prefix="quiz-grader-")
+
+    def __enter__(self) -> "GraderWorker":
+        self.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    @property
+    def alive(self) -> bool:
+        return self.proc is not None and self.proc.poll() is None
+
+    def start(self) -> int:
+        """Start the worker and wait until it is warm; returns the milliseconds that took."""
+        if self.alive:
+            return self.start_ms or 0
+        began = time.perf_counter()
+        env = {k: v for k, v in os.environ.items() if k not in ("QUIZ_HOME", "QUIZ_CONTENT_PATH")}
+        env["PYTHONUNBUFFERED"] = "1"
+        package_root = str(Path(__file__).resolve().parents[2])
+        env["PYTHONPATH"] = package_root + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
+        self.proc = subprocess.Popen(
+            [self.python, "-m", "quiz.grader.worker"],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            cwd=self._scratch.name,
+            env=env,
+            text=True,
+            encoding="utf-8",
+            start_new_session=True,
+        )
+        reply = self._read_reply(START_TIMEOUT_S)
+        if not reply.get("ready"):
+            self.close()
+            raise GraderError(f"the grader worker did not start: {reply}")
+        self.start_ms = int((time.perf_counter() - began) * 1000)
+        return self.start_ms
+
+    def grade(self, exercise: dict, folder: Path, file: Path) -> Result:
+        """Grade `file` against the exercise (its model as a dict); never raises for learner code."""
+        with self._lock:
+            if not self.alive:
+                self.start()
+            limit = float(exercise.get("time_limit_s", 10)) + SLACK_S
+            request = {"op": "grade", "exercise": exercise, "dir": str(folder), "file": str(Path(file).resolve())}
+            try:
+                self._send(request)
+                reply = self._read_reply(limit)
+            except GraderError as exc:
+                self.close()
+                return Result(exercise["id"], ERROR, f"the grader stopped answering and was restarted: {exc}")
+            if "error" in reply:
+                return Result(exercise["id"], ERROR, f"grader problem: {reply['error']}")
+            return Result.from_dict(reply)
+
+    def ping(self) -> dict:
+        with self._lock:
+            self._send({"op": "ping"})
+            return self._read_reply(10)
+
+    def close(self) -> None:
+        proc, self.proc = self.proc, None
+        if proc is None:
+            return
+        try:
+            if proc.poll() is None and proc.stdin:
+                proc.stdin.write(json.dumps({"op": "quit"}) + "\n")
+                proc.stdin.flush()
+                proc.wait(timeout=2)
+        except (OSError, subprocess.TimeoutExpired, ValueError):
+            pass
+        if proc.poll() is None:
+            try:
+                os.killpg(proc.pid, 9)
+            except (ProcessLookupError, PermissionError):
+                proc.kill()
+            proc.wait()
+        for stream in (proc.stdin, proc.stdout):
+            try:
+                if stream:
+                    stream.close()
+            except OSError:
+                pass
+
+    def _send(self, request: dict) -> None:
+        assert self.proc is not None and self.proc.stdin is not None
+        try:
+            self.proc.stdin.write(json.dumps(request) + "\n")
+            self.proc.stdin.flush()
+        except (BrokenPipeError, OSError) as exc:
+            raise GraderError(f"cannot write to the worker: {exc}") from exc
+
+    def _read_reply(self, timeout: float) -> dict:
+        assert self.proc is not None and self.proc.stdout is not None
+        sel = selectors.DefaultSelector()
+        sel.register(self.proc.stdout, selectors.EVENT_READ)
+        try:
+            if not sel.select(timeout=timeout):
+                raise GraderError(f"no answer within {timeout:g} s")
+            line = self.proc.stdout.readline()
+        finally:
+            sel.close()
+        if not line:
+            raise GraderError(f"the worker exited (status {self.proc.poll()})")
+        try:
+            return json.loads(line)
+        except ValueError as exc:
+            raise GraderError(f"unreadable reply: {line[:200]!r}") from exc
