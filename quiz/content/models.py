@@ -140,6 +140,7 @@ class Exercise(Model):
     module: Id
     questions: list[Id] = []
     entry: Annotated[StrictStr, Field(pattern=r"^[A-Za-z_][A-Za-z0-9_]*$")]
+    autograd_function: StrictBool = False  # the entry must subclass torch.autograd.Function
     difficulty: Annotated[StrictInt, Field(ge=1, le=3)] = 2
     time_limit_s: Annotated[Number, Field(gt=0, le=120)] = 10
     prompt: Text

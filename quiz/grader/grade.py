@@ -49,13 +49,13 @@ def grade(exercise: dict, folder: Path, file: Path, load_helpers: Callable[[Path
             tests.append(TestResult(name, TIMEOUT, "not run: the exercise's time limit was used up by earlier checks"))
             continue
         limit = float(exercise.get("time_limit_s", 10))
-        outcome = run_limited(lambda: _child(code, str(file), exercise["entry"], check, helpers), remaining)
+        outcome = run_limited(lambda: _child(code, str(file), exercise, check, helpers), remaining)
         test = _judge(name, check, outcome, helpers, limit)
         if test.status == FAIL and test.message == verdict.NEEDS_FULL:
             # the fast projection disagreed: measure whole Jacobians to say which element is wrong
             full = dict(check, full=True)
             remaining = max(deadline - time.perf_counter(), 0.5)
-            outcome = run_limited(lambda: _child(code, str(file), exercise["entry"], full, helpers), remaining)
+            outcome = run_limited(lambda: _child(code, str(file), exercise, full, helpers), remaining)
             test = _judge(name, full, outcome, helpers, limit)
         test.output = outcome.output
         tests.append(test)
@@ -69,8 +69,9 @@ def grade(exercise: dict, folder: Path, file: Path, load_helpers: Callable[[Path
     return result
 
 
-def _child(code, filename: str, entry_name: str, check: dict, helpers: Any) -> dict:
+def _child(code, filename: str, exercise: dict, check: dict, helpers: Any) -> dict:
     """Runs in the forked child: load the learner's code, measure, report plain data."""
+    entry_name = exercise["entry"]
     saved = harness.snapshot()
     try:
         module = types.ModuleType("learner")
@@ -82,6 +83,12 @@ def _child(code, filename: str, entry_name: str, check: dict, helpers: Any) -> d
             names = sorted(n for n in vars(module) if not n.startswith("_") and n[0].isupper())
             found = f" (it defines: {', '.join(names)})" if names else ""
             return {"ok": False, "status": ERROR, "message": f"your file does not define {entry_name!r}{found}"}
+        if exercise.get("autograd_function") and not harness.is_function_class(entry):
+            return {"ok": False, "status": FAIL, "message": (
+                f"{entry_name} must be a class that subclasses torch.autograd.Function, used through "
+                f"{entry_name}.apply(...); calling its forward directly bypasses your backward, since autograd "
+                "then records the ops inside forward instead."
+            )}
         data = _measure(entry, check, helpers)
         patched += harness.restore(saved)
         return {"ok": True, "data": data, "patched": sorted(set(patched))}
@@ -115,9 +122,10 @@ def _judge(name: str, check: dict, outcome: ChildOutcome, helpers: Any, limit_s:
         return TestResult(name, ERROR, _no_report(outcome))
     data = outcome.data
     if not data.get("ok"):
-        if data.get("status") == ERROR:
-            return TestResult(name, ERROR, data["message"])
-        status, message = explain(data.get("exc", ""), data.get("message", ""))
+        if data.get("status") in (ERROR, FAIL):
+            return TestResult(name, data["status"], data["message"])
+        names = [a.get("name") or "" for a in check.get("args", [])]
+        status, message = explain(data.get("exc", ""), data.get("message", ""), names)
         if data.get("line"):
             message = f"line {data['line']}: {message}"
         return TestResult(name, status, message)

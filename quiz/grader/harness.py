@@ -40,6 +40,10 @@ def restore(saved: list[Any]) -> list[str]:
     return patched
 
 
+def is_function_class(entry: Any) -> bool:
+    return isinstance(entry, type) and issubclass(entry, torch.autograd.Function)
+
+
 def call(entry: Any, args: list[Any]) -> Any:
     apply = getattr(entry, "apply", None)
     if apply is None:

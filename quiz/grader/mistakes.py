@@ -25,8 +25,9 @@ PATTERNS = [
     (
         re.compile(r"does not require grad and does not have a grad_fn"),
         lambda m: (
-            "the output is not connected to autograd: call the Function through .apply(...) (not .forward), "
-            "and do not detach the result inside forward."
+            "a tensor handed to autograd has no graph behind it: call a Function through .apply(...) (not "
+            ".forward) and do not detach its result; when recomputing inside backward, wrap the recomputation "
+            "in torch.enable_grad(), since autograd runs backward with grad mode off."
         ),
     ),
     (
@@ -51,13 +52,17 @@ PATTERNS = [
 ]
 
 
-def explain(exc_type: str, message: str) -> tuple[str, str]:
+def explain(exc_type: str, message: str, arg_names: list[str] | None = None) -> tuple[str, str]:
     """(status, message): 'error' when the code could not be graded at all, else 'fail'."""
     for pattern, build in PATTERNS:
         m = pattern.search(message)
         if m:
             status = "error" if "memory" in pattern.pattern else "fail"
-            return status, build(m)
+            text = build(m)
+            for i, name in enumerate(arg_names or []):
+                if name:
+                    text = text.replace(f"for input {i} ", f"for '{name}' (input {i}) ")
+            return status, text
     if exc_type == "SystemExit":
         return "error", "your code called sys.exit(); graded code must return normally."
     if exc_type == "MemoryError":

@@ -24,7 +24,7 @@ def _index(flat: int, shape: list[int]) -> str:
 
 
 def _fmt(x: float) -> str:
-    return f"{x:.6g}"
+    return "0" if x == 0 else f"{x:.6g}"
 
 
 def worst_mismatch(expected: torch.Tensor, got: torch.Tensor, atol: float, rtol: float) -> tuple[int, float] | None:
