@@ -45,3 +45,15 @@ lang_option = click.option(
     callback=_set_lang,
     help="Language (also accepted before the command).",
 )
+
+
+def open_services_or_exit(**kwargs):
+    """Open the progress store; a store problem becomes a clear message and exit status 1."""
+    from quiz.services import open_services
+    from quiz.srs.store import StoreError
+
+    try:
+        return open_services(**kwargs)
+    except StoreError as exc:
+        click.echo(f"error: {exc}", err=True)
+        raise SystemExit(1) from None

@@ -12,6 +12,12 @@ from quiz.cli.lazy import LazyGroup
 COMMANDS = {
     "validate": ("quiz.cli.validate_cmd:validate", "Check content files; print path:line:col problems."),
     "list": ("quiz.cli.list_cmd:list_questions", "List the question bank."),
+    "review": ("quiz.cli.review_cmd:review", "Review due cards (spaced repetition); --plain for line mode."),
+    "stats": ("quiz.cli.stats_cmd:stats", "Progress: due, reviews per day, retention, mastery."),
+    "backup": ("quiz.cli.backup_cmd:backup", "Copy the progress database somewhere safe."),
+    "exercise": ("quiz.cli.exercise_cmd:exercise", "Coding exercises: list, start, hint, reset, solution."),
+    "check": ("quiz.cli.check_cmd:check", "Grade your exercise file; exit 0 when it passes."),
+    "watch": ("quiz.cli.watch_cmd:watch", "Re-grade an exercise on every save."),
 }
 
 

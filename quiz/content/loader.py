@@ -118,9 +118,14 @@ def translation_problems(doc: YamlDoc, obj: BaseModel, strict: bool) -> list[Pro
 
     def walk(value: Any, loc: tuple) -> None:
         if isinstance(value, (Text, TextList)):
-            for lang in LANGS:
-                if not getattr(value, lang):
-                    found.append(doc.problem(loc, f"missing '{lang}' text at {'.'.join(map(str, loc))}", severity))
+            present = [lang for lang in LANGS if getattr(value, lang)]
+            where = ".".join(map(str, loc))
+            if not present and isinstance(value, Text):
+                found.append(doc.problem(loc, f"empty text at {where}: give zh and en"))
+            elif present:
+                for lang in LANGS:
+                    if lang not in present:
+                        found.append(doc.problem(loc, f"missing '{lang}' text at {where}", severity))
         elif isinstance(value, BaseModel):
             for name in type(value).model_fields:
                 walk(getattr(value, name), loc + (name,))

@@ -1,0 +1,82 @@
+"""`quiz check ID [FILE]`: grade a file against an exercise; exit 0 pass, 1 not passed, 2 usage."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import click
+
+from quiz.cli.common import lang_option, load_bank_for
+
+SYMBOLS = {"pass": ("✓", "green"), "fail": ("✗", "red"), "error": ("!", "red"), "timeout": ("⏱", "yellow")}
+
+
+def exercise_or_usage_error(bank, exercise_id: str):
+    if exercise_id not in bank.exercises:
+        known = ", ".join(sorted(bank.exercises)) or "none"
+        raise click.UsageError(f"unknown exercise '{exercise_id}'; known: {known}")
+    return bank.exercises[exercise_id]
+
+
+def print_result(result, title: str) -> None:
+    symbol, colour = SYMBOLS.get(result.status, ("?", "white"))
+    click.echo(click.style(f"{symbol} {title}: {result.status}", fg=colour, bold=True) + f"  ({result.duration_ms} ms)")
+    for test in result.tests:
+        s, c = SYMBOLS.get(test.status, ("?", "white"))
+        click.echo(click.style(f"  {s} ", fg=c) + test.name)
+        if test.status != "pass" and test.message:
+            click.echo(f"      {test.message}")
+        if test.status != "pass" and test.output.strip():
+            lines = test.output.strip().splitlines()
+            click.echo(click.style("      output: ", dim=True) + "\n              ".join(lines[:8]) + (" ..." if len(lines) > 8 else ""))
+    if not result.tests and result.message:
+        click.echo(f"  {result.message}")
+    elif result.status != "pass":
+        click.echo(f"  {result.message}")
+
+
+def record(result) -> None:
+    """Keep the attempt in the progress store; a store problem is reported but never fails the check."""
+    from quiz.services import open_services
+    from quiz.srs.store import StoreError
+
+    try:
+        services = open_services()
+    except StoreError as exc:
+        click.echo(f"warning: attempt not recorded: {exc}", err=True)
+        return
+    try:
+        services.store.record_attempt(result.exercise, services.clock.now(), result.status, result.passed,
+                                      len(result.tests), result.duration_ms)
+    finally:
+        services.close()
+
+
+@click.command()
+@click.argument("exercise_id")
+@click.argument("file", required=False, type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--json", "as_json", is_flag=True, help="Print the results object (version 1 contract).")
+@click.option("--no-record", is_flag=True, help="Do not record the attempt in your progress.")
+@lang_option
+@click.pass_context
+def check(ctx: click.Context, exercise_id: str, file: Path | None, as_json: bool, no_record: bool) -> None:
+    """Grade FILE (default: your workspace copy) against EXERCISE_ID's checks."""
+    from quiz import workspace
+    from quiz.cli.common import lang_of
+    from quiz.grader.runner import GraderWorker
+
+    bank = load_bank_for(ctx)
+    exercise = exercise_or_usage_error(bank, exercise_id)
+    file = file or workspace.workspace_file(exercise_id)
+    if not file.exists():
+        raise click.UsageError(f"{file} does not exist; run 'quiz exercise start {exercise_id}' first")
+    with GraderWorker() as worker:
+        result = worker.grade(exercise.model_dump(), bank.exercise_dirs[exercise_id], file)
+    if not no_record:
+        record(result)
+    if as_json:
+        click.echo(json.dumps(result.to_dict(), ensure_ascii=False, indent=2, allow_nan=True))
+    else:
+        print_result(result, exercise.title.get(lang_of(ctx)))
+    ctx.exit(0 if result.status == "pass" else 1)

@@ -1,0 +1,85 @@
+"""A review session: the next due card, previews of the four ratings, rating, undo, suspend, bury."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+from quiz.content.bank import Bank
+from quiz.session.cards import CardView, card_view, content_cards
+from quiz.srs.cardstate import CardState
+from quiz.srs.clock import Clock, day_bounds
+from quiz.srs.queue import Limits, Queue, build_queue
+from quiz.srs.scheduler import FsrsScheduler
+from quiz.srs.store import Store
+
+
+class ReviewSession:
+    def __init__(self, store: Store, bank: Bank, clock: Clock, scheduler: FsrsScheduler, limits: Limits,
+                 lang: str = "en", modules: list[str] | None = None, interleaved: bool = False):
+        self.store, self.bank, self.clock, self.scheduler = store, bank, clock, scheduler
+        self.limits, self.lang, self.modules, self.interleaved = limits, lang, modules, interleaved
+        self.content = content_cards(bank, modules)
+        self.history: list[int] = []  # ratings given in this session, newest last
+        self.queue: Queue = self.refresh()
+
+    @property
+    def reviewed(self) -> int:
+        return len(self.history)
+
+    @property
+    def ratings(self) -> dict[int, int]:
+        return {r: self.history.count(r) for r in (1, 2, 3, 4)}
+
+    def refresh(self) -> Queue:
+        self.queue = build_queue(self.store, self.content, self.clock, self.limits, self.interleaved)
+        return self.queue
+
+    def next_card(self) -> tuple[CardState, CardView] | None:
+        """Due cards first (in due order), then new ones; None when nothing is left for now."""
+        for state in self.queue.due:
+            view = card_view(self.bank, state.card_id, self.lang)
+            if view is not None:
+                return state, view
+        for card_id in self.queue.new:
+            view = card_view(self.bank, card_id, self.lang)
+            if view is not None:
+                return self.store.card(card_id), view
+        return None
+
+    def preview(self, state: CardState) -> dict[int, timedelta]:
+        return self.scheduler.preview(state, self.clock.now())
+
+    def rate(self, state: CardState, rating: int, duration_ms: int | None = None) -> CardState:
+        now = self.clock.now()
+        outcome = self.scheduler.review(state, rating, now)
+        self.store.record_review(state, outcome.after, rating, now, duration_ms, outcome.interval.total_seconds() / 86400)
+        self.history.append(rating)
+        self.refresh()
+        return outcome.after
+
+    def undo(self) -> CardState | None:
+        restored = self.store.undo_last(self.clock.now())
+        if restored is not None:
+            if self.history:
+                self.history.pop()
+            self.refresh()
+        return restored
+
+    def suspend(self, state: CardState) -> None:
+        self.store.set_flags(state.card_id, suspended=True)
+        self.refresh()
+
+    def bury(self, state: CardState) -> None:
+        """Hide the card until the next study day starts."""
+        _, end = day_bounds(self.clock.now(), self.clock.tz, self.limits.day_start_hour)
+        self.store.set_flags(state.card_id, buried_until=end)
+        self.refresh()
+
+    def learning_later_today(self) -> tuple[int, datetime | None]:
+        """Learning cards due later today (they come back after a few minutes)."""
+        now = self.clock.now()
+        _, end = day_bounds(now, self.clock.tz, self.limits.day_start_hour)
+        wanted = {c for c, _ in self.content}
+        soon = [s.due for s in self.store.cards().values()
+                if s.card_id in wanted and not s.suspended and s.due and now < s.due < end and s.state in (1, 3)]
+        return len(soon), (min(soon) if soon else None)
