@@ -59,3 +59,13 @@ def extra_content_dirs() -> list[Path]:
     """User packs named by QUIZ_CONTENT_PATH (os.pathsep-separated)."""
     value = os.environ.get("QUIZ_CONTENT_PATH", "")
     return [Path(p).expanduser() for p in value.split(os.pathsep) if p.strip()]
+
+
+def cache_dir() -> Path:
+    """Rebuildable data (the parsed-content cache); safe to delete at any time."""
+    home = quiz_home()
+    if home is not None:
+        return home / "cache"
+    import platformdirs
+
+    return Path(platformdirs.user_cache_dir(APP_NAME, appauthor=False))

@@ -44,4 +44,4 @@ def test_mutations_never_crash(tmp_path, raw):
     for problem in bank.problems:
         assert problem.line >= 1 and problem.col >= 1
         assert str(problem).startswith(str(tmp_path))
-    assert set(bank.questions) <= {"sample-question"}
+    assert len(bank.questions) <= 1

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from quiz.content.bank import Bank
@@ -26,4 +27,5 @@ def load_default_bank(extra: list[Path] | None = None, strict: bool = False) -> 
     from quiz import paths
     from quiz.content.loader import load_bank
 
-    return load_bank(content_roots(extra), strict=strict, builtin=paths.builtin_content_dir())
+    cache = None if os.environ.get("QUIZ_NO_CACHE") else paths.cache_dir() / "content.pickle"
+    return load_bank(content_roots(extra), strict=strict, builtin=paths.builtin_content_dir(), cache_file=cache)

@@ -10,7 +10,7 @@ from quiz.content.problems import Problem
 from quiz.content.yamlsafe import read_yaml
 
 
-def _at(path: Path, loc: tuple, message: str, severity: str = "error") -> Problem:
+def at(path: Path, loc: tuple, message: str, severity: str = "error") -> Problem:
     """Re-read the file only now, when there is something to report, to find the line."""
     doc, _ = read_yaml(path)
     if doc is None:
@@ -24,34 +24,34 @@ def check(bank: Bank, strict: bool) -> None:
     for qid, q in bank.questions.items():
         path = bank.question_paths[qid]
         if q.module not in bank.modules:
-            out.append(_at(path, ("module",), f"unknown module '{q.module}' (modules are listed in modules.yaml)"))
+            out.append(at(path, ("module",), f"unknown module '{q.module}' (modules are listed in modules.yaml)"))
         if q.number is not None:
             if q.number in numbers:
                 other = numbers[q.number]
-                out.append(_at(path, ("number",), f"number {q.number} is also used by '{other}' ({bank.question_paths[other]})"))
+                out.append(at(path, ("number",), f"number {q.number} is also used by '{other}' ({bank.question_paths[other]})"))
             else:
                 numbers[q.number] = qid
         for i, ex in enumerate(q.exercises):
             if ex not in bank.exercises:
-                out.append(_at(path, ("exercises", i), f"unknown exercise id '{ex}'"))
+                out.append(at(path, ("exercises", i), f"unknown exercise id '{ex}'"))
         for i, rel in enumerate(q.related):
             if rel not in bank.questions:
-                out.append(_at(path, ("related", i), f"unknown question id '{rel}' in related"))
+                out.append(at(path, ("related", i), f"unknown question id '{rel}' in related"))
             elif rel == qid:
-                out.append(_at(path, ("related", i), "a question cannot be related to itself"))
+                out.append(at(path, ("related", i), "a question cannot be related to itself"))
         _unique(out, path, "cards", [c.id for c in q.cards])
         _unique(out, path, "choices", [c.id for c in q.choices])
         for i, choice in enumerate(q.choices):
             message = _choice_problem(choice)
             if message:
-                out.append(_at(path, ("choices", i, "options"), message))
+                out.append(at(path, ("choices", i, "options"), message))
     for eid, ex in bank.exercises.items():
         path = bank.exercise_dirs[eid] / "exercise.yaml"
         if ex.module not in bank.modules:
-            out.append(_at(path, ("module",), f"unknown module '{ex.module}'"))
+            out.append(at(path, ("module",), f"unknown module '{ex.module}'"))
         for i, qid in enumerate(ex.questions):
             if qid not in bank.questions:
-                out.append(_at(path, ("questions", i), f"unknown question id '{qid}'"))
+                out.append(at(path, ("questions", i), f"unknown question id '{qid}'"))
     _module_problems(bank, strict)
 
 
@@ -59,7 +59,7 @@ def _unique(out: list[Problem], path: Path, key: str, ids: list[str]) -> None:
     seen: set[str] = set()
     for i, item in enumerate(ids):
         if item in seen:
-            out.append(_at(path, (key, i, "id"), f"duplicate {key[:-1]} id '{item}' in this question"))
+            out.append(at(path, (key, i, "id"), f"duplicate {key[:-1]} id '{item}' in this question"))
         seen.add(item)
 
 

@@ -11,6 +11,7 @@ from pydantic import BaseModel, ValidationError
 
 from quiz.content import crossref
 from quiz.content.bank import Bank
+from quiz.content.cache import ParseCache
 from quiz.content.models import FORMAT_VERSION, LANGS, Exercise, ModulesFile, Question, Text, TextList
 from quiz.content.problems import Problem
 from quiz.content.yamlsafe import YamlDoc, read_yaml
@@ -21,11 +22,17 @@ MODULES_FILE = "modules.yaml"
 EXERCISE_FILE = "exercise.yaml"
 
 
-def load_bank(roots: list[Path], strict: bool = False, builtin: Path | None = None) -> Bank:
-    """Load every root in order; the first root is the built-in bank when `builtin` names it."""
+def load_bank(roots: list[Path], strict: bool = False, builtin: Path | None = None,
+              cache_file: Path | None = None) -> Bank:
+    """Load every root in order; the first root is the built-in bank when `builtin` names it.
+
+    With `cache_file`, files unchanged since the last load (same size and mtime) are not parsed again.
+    """
     bank = Bank()
+    cache = ParseCache(cache_file)
     for root in roots:
-        _load_root(bank, Path(root), strict, is_builtin=builtin is not None and Path(root) == builtin)
+        _load_root(bank, Path(root), strict, builtin is not None and Path(root) == builtin, cache)
+    cache.save()
     crossref.check(bank, strict)
     bank.problems.sort(key=lambda p: (p.path, p.line, p.col))
     for p in bank.problems:
@@ -33,22 +40,23 @@ def load_bank(roots: list[Path], strict: bool = False, builtin: Path | None = No
     return bank
 
 
-def _load_root(bank: Bank, root: Path, strict: bool, is_builtin: bool) -> None:
+def _load_root(bank: Bank, root: Path, strict: bool, is_builtin: bool, cache: ParseCache) -> None:
     if not root.is_dir():
         bank.problems.append(Problem(str(root), 1, 1, "content folder does not exist"))
         return
     modules = root / MODULES_FILE
     if modules.is_file():
-        _load_modules(bank, modules, strict)
+        _load_modules(bank, modules, strict, cache)
     exercise_dirs = sorted(p.parent for p in root.rglob(EXERCISE_FILE))
+    inside = set(exercise_dirs)
     for path in sorted(root.rglob("*.yaml")) + sorted(root.rglob("*.yml")):
-        if path == modules or path.name == EXERCISE_FILE or any(d in path.parents for d in exercise_dirs):
+        if path == modules or path.name == EXERCISE_FILE or inside.intersection(path.parents):
             continue
         if any(part.startswith(".") for part in path.relative_to(root).parts):
             continue
-        _load_question(bank, path, strict, is_builtin)
+        _load_question(bank, path, strict, is_builtin, cache)
     for folder in exercise_dirs:
-        _load_exercise(bank, folder, strict)
+        _load_exercise(bank, folder, strict, cache)
 
 
 def _validate(doc: YamlDoc, model: type[BaseModel], strict: bool) -> tuple[Any, list[Problem]]:
@@ -137,52 +145,59 @@ def translation_problems(doc: YamlDoc, obj: BaseModel, strict: bool) -> list[Pro
     return found
 
 
-def _load_modules(bank: Bank, path: Path, strict: bool) -> None:
-    doc, problems = read_yaml(path)
-    if doc is not None:
-        parsed, problems = _validate(doc, ModulesFile, strict)
-        if parsed is not None:
-            for i, module in enumerate(parsed.modules):
-                if module.id in bank.modules:
-                    problems.append(doc.problem(("modules", i, "id"), f"duplicate module id '{module.id}'"))
-                    continue
-                bank.modules[module.id] = module
+def _load_modules(bank: Bank, path: Path, strict: bool, cache: ParseCache) -> None:
+    parsed, problems = _cached(path, ModulesFile, "modules", strict, cache)
+    problems = list(problems)
+    if parsed is not None:
+        for i, module in enumerate(parsed.modules):
+            if module.id in bank.modules:
+                problems.append(crossref.at(path, ("modules", i, "id"), f"duplicate module id '{module.id}'"))
+                continue
+            bank.modules[module.id] = module
     bank.problems.extend(problems)
 
 
-def _load_question(bank: Bank, path: Path, strict: bool, is_builtin: bool) -> None:
-    doc, problems = read_yaml(path)
-    question = None
-    if doc is not None:
-        question, problems = _validate(doc, Question, strict)
+def _load_question(bank: Bank, path: Path, strict: bool, is_builtin: bool, cache: ParseCache) -> None:
+    question, problems = _cached(path, Question, "question", strict, cache)
     bank.problems.extend(problems)
     if question is None or any(p.is_error for p in problems):
         return
     if question.id in bank.questions:
         other = bank.question_paths[question.id]
-        bank.problems.append(doc.problem(("id",), f"duplicate question id '{question.id}' (first defined in {other})"))
+        bank.problems.append(crossref.at(path, ("id",), f"duplicate question id '{question.id}' (first defined in {other})"))
         return
     if is_builtin and question.number is None:
-        bank.problems.append(doc.problem(("id",), "built-in questions need a syllabus 'number'"))
+        bank.problems.append(crossref.at(path, ("id",), "built-in questions need a syllabus 'number'"))
     bank.questions[question.id] = question
     bank.question_paths[question.id] = path
 
 
-def _load_exercise(bank: Bank, folder: Path, strict: bool) -> None:
-    doc, problems = read_yaml(folder / EXERCISE_FILE)
-    exercise = None
+def _cached(path: Path, model: type[BaseModel], kind: str, strict: bool, cache: ParseCache) -> tuple[Any, list[Problem]]:
+    """Parse and validate `path`, or take the validated data from the cache when the file is unchanged."""
+    hit = cache.get(path, kind, strict)
+    if hit is not None:
+        data, problems = hit
+        return (model.model_validate(data) if data is not None else None), problems
+    doc, problems = read_yaml(path)
+    obj = None
     if doc is not None:
-        exercise, problems = _validate(doc, Exercise, strict)
+        obj, problems = _validate(doc, model, strict)
+    cache.put(path, kind, strict, (obj.model_dump() if obj is not None else None, problems))
+    return obj, problems
+
+
+def _load_exercise(bank: Bank, folder: Path, strict: bool, cache: ParseCache) -> None:
+    exercise, problems = _cached(folder / EXERCISE_FILE, Exercise, "exercise", strict, cache)
     bank.problems.extend(problems)
     if exercise is None or any(p.is_error for p in problems):
         return
     missing = [name for name in ("starter.py", "solution.py") if not (folder / name).is_file()]
     if missing:
-        bank.problems.append(doc.problem(("id",), f"exercise folder lacks {' and '.join(missing)}"))
+        bank.problems.append(crossref.at(folder / EXERCISE_FILE, ("id",), f"exercise folder lacks {' and '.join(missing)}"))
         return
     if exercise.id in bank.exercises:
         other = bank.exercise_dirs[exercise.id] / EXERCISE_FILE
-        bank.problems.append(doc.problem(("id",), f"duplicate exercise id '{exercise.id}' (first defined in {other})"))
+        bank.problems.append(crossref.at(folder / EXERCISE_FILE, ("id",), f"duplicate exercise id '{exercise.id}' (first defined in {other})"))
         return
     bank.exercises[exercise.id] = exercise
     bank.exercise_dirs[exercise.id] = folder

@@ -10,9 +10,32 @@ import yaml
 from quiz.content.problems import Problem, problem_at
 
 try:  # the C parser is about ten times faster; the pure-Python one is the fallback
-    from yaml import CSafeLoader as _Loader
+    from yaml import CSafeLoader as _BaseLoader
 except ImportError:  # pragma: no cover - depends on how PyYAML was built
-    from yaml import SafeLoader as _Loader
+    from yaml import SafeLoader as _BaseLoader
+
+
+class _Loader(_BaseLoader):
+    """The safe loader, refusing aliases (a node built twice) and duplicate keys while it builds."""
+
+    def construct_object(self, node, deep=False):
+        if node in self.constructed_objects:
+            raise yaml.constructor.ConstructorError(
+                None, None, "YAML anchors and aliases (&name / *name) are not allowed in content", node.start_mark)
+        self._count = getattr(self, "_count", 0) + 1
+        if self._count > MAX_NODES:
+            raise yaml.constructor.ConstructorError(None, None, f"document has more than {MAX_NODES} YAML nodes", node.start_mark)
+        return super().construct_object(node, deep)
+
+    def construct_mapping(self, node, deep=False):
+        if isinstance(node, yaml.MappingNode):
+            seen = set()
+            for key, _ in node.value:
+                if isinstance(key, yaml.ScalarNode):
+                    if key.value in seen:
+                        raise yaml.constructor.ConstructorError(None, None, f"duplicate key '{key.value}'", key.start_mark)
+                    seen.add(key.value)
+        return super().construct_mapping(node, deep)
 
 MAX_FILE_BYTES = 1_000_000
 MAX_NODES = 200_000
@@ -99,16 +122,14 @@ def parse_yaml(path: Path, raw: bytes) -> tuple[YamlDoc | None, list[Problem]]:
         root = loader.get_single_node()
         if root is None:
             return None, [Problem(str(path), 1, 1, "file holds no YAML document")]
-        found = _scan(root)
-        if found is not None:
-            mark, message = found
-            return None, [problem_at(path, mark, message)]
         data = loader.construct_document(root)
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         detail = exc.problem or exc.context or "invalid YAML"
         if isinstance(exc, yaml.constructor.ConstructorError):
-            return None, [problem_at(path, mark, f"unsupported YAML: {detail} (content allows plain YAML only)")]
+            if "constructor for the tag" in detail:
+                detail = f"unsupported YAML: {detail} (content allows plain YAML only)"
+            return None, [problem_at(path, mark, detail)]
         if _tab_at(text, mark) or "tab" in detail.lower():
             detail += " (indent with spaces; YAML does not allow tabs here)"
         return None, [problem_at(path, mark, f"YAML syntax: {detail}")]
@@ -126,28 +147,3 @@ def _tab_at(text: str, mark: Any) -> bool:
         return False
     lines = text.splitlines()
     return 0 <= mark.line < len(lines) and "\t" in lines[mark.line][: mark.column + 1]
-
-
-def _scan(root: yaml.Node) -> tuple[Any, str] | None:
-    """The first structural problem: an alias (a node reached twice), a duplicate key, too many nodes."""
-    seen: set[int] = set()
-    stack: list[tuple[yaml.Node, yaml.Node]] = [(root, root)]
-    while stack:
-        node, parent = stack.pop()
-        if id(node) in seen:  # reached twice: an alias; point at the collection that uses it
-            return parent.start_mark, "YAML anchors and aliases (&name / *name) are not allowed in content"
-        seen.add(id(node))
-        if len(seen) > MAX_NODES:
-            return node.start_mark, f"document has more than {MAX_NODES} YAML nodes"
-        if isinstance(node, yaml.MappingNode):
-            keys: set[str] = set()
-            for k, v in node.value:
-                if isinstance(k, yaml.ScalarNode):
-                    if k.value in keys:
-                        return k.start_mark, f"duplicate key '{k.value}'"
-                    keys.add(k.value)
-                stack.append((k, node))
-                stack.append((v, node))
-        elif isinstance(node, yaml.SequenceNode):
-            stack.extend((child, node) for child in node.value)
-    return None

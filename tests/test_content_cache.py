@@ -1,0 +1,37 @@
+"""The parsed-content cache: same bank either way, edits are seen, a broken cache is rebuilt."""
+
+from __future__ import annotations
+
+import os
+
+from content_helpers import write
+from quiz.content.loader import load_bank
+
+
+def test_cache_gives_the_same_bank_and_sees_edits(tmp_path, valid_text):
+    pack, cache = tmp_path / "pack", tmp_path / "cache.pickle"
+    path = write(pack, "q.yaml", valid_text)
+    first = load_bank([pack], cache_file=cache)
+    assert cache.is_file()
+    second = load_bank([pack], cache_file=cache)
+    assert second.questions == first.questions and second.problems == first.problems
+    write(pack, "q.yaml", valid_text.replace("What is a leaf tensor?", "What is a leaf?"))
+    os.utime(path, ns=(path.stat().st_atime_ns, path.stat().st_mtime_ns + 10_000_000))
+    third = load_bank([pack], cache_file=cache)
+    assert third.questions["sample-question"].question.en == "What is a leaf?"
+
+
+def test_cached_problems_are_reported_again(tmp_path, valid_text):
+    pack, cache = tmp_path / "pack", tmp_path / "cache.pickle"
+    write(pack, "q.yaml", valid_text.replace("difficulty: 1", "difficulty: 9"))
+    first = load_bank([pack], cache_file=cache)
+    second = load_bank([pack], cache_file=cache)
+    assert first.errors and [str(p) for p in second.errors] == [str(p) for p in first.errors]
+
+
+def test_broken_cache_file_is_ignored(tmp_path, valid_text):
+    pack, cache = tmp_path / "pack", tmp_path / "cache.pickle"
+    write(pack, "q.yaml", valid_text)
+    cache.write_bytes(b"not a pickle")
+    bank = load_bank([pack], cache_file=cache)
+    assert "sample-question" in bank.questions
