@@ -38,3 +38,10 @@ def test_domain_never_imports_ui_or_torch(module):
 def test_loading_the_bank_stays_domain_only():
     code = "from quiz.content import load_default_bank\nload_default_bank()"
     assert not loaded_after(code) & (HEAVY_UI | HEAVY_ML)
+
+
+def test_app_process_never_imports_torch_after_every_screen():
+    script = __import__("pathlib").Path(__file__).parent / "tui" / "open_every_screen.py"
+    out = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, check=True, timeout=300)
+    report = json.loads(out.stdout.strip().splitlines()[-1])
+    assert report["heavy_modules"] == []

@@ -12,6 +12,7 @@ from pydantic import BaseModel, ValidationError
 from quiz.content import crossref
 from quiz.content.bank import Bank
 from quiz.content.cache import ParseCache
+from quiz.content.construct import construct
 from quiz.content.models import FORMAT_VERSION, LANGS, Exercise, ModulesFile, Question, Text, TextList
 from quiz.content.problems import Problem
 from quiz.content.yamlsafe import YamlDoc, read_yaml
@@ -177,7 +178,7 @@ def _cached(path: Path, model: type[BaseModel], kind: str, strict: bool, cache: 
     hit = cache.get(path, kind, strict)
     if hit is not None:
         data, problems = hit
-        return (model.model_validate(data) if data is not None else None), problems
+        return (construct(model, data) if data is not None else None), problems
     doc, problems = read_yaml(path)
     obj = None
     if doc is not None:

@@ -14,7 +14,8 @@ Id = Annotated[StrictStr, Field(pattern=r"^[a-z0-9]([a-z0-9-]*[a-z0-9])?$", max_
 
 
 class Model(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    # defer_build: schemas are built on first validation, so a start from the cache never builds them
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
 
 class Text(Model):

@@ -1,0 +1,43 @@
+"""The unfused reference, and focused checks on the bias reduction and on what forward saves."""
+
+import torch
+import torch.nn.functional as F
+
+
+def unfused(x, bias):
+    """What the fused op replaces: a separate bias add and an exact (erf) GELU."""
+    return F.gelu(x + bias)
+
+
+def test_bias_grad_sums_leading_dims(entry):
+    # grad_output of ones on a (2, 3, 4) input: grad_bias[j] = sum of gelu'(u) over the 6 rows of column j
+    gen = torch.Generator().manual_seed(7)
+    x = (torch.rand(2, 3, 4, generator=gen, dtype=torch.float64) * 4 - 2).requires_grad_(True)
+    bias = torch.tensor([-1.0, 0.0, 0.5, 2.0], dtype=torch.float64, requires_grad=True)
+    out = entry.apply(x, bias)
+    gx, gb = torch.autograd.grad(out, (x, bias), torch.ones_like(out))
+    xr, br = x.detach().requires_grad_(True), bias.detach().requires_grad_(True)
+    ex, eb = torch.autograd.grad(unfused(xr, br).sum(), (xr, br))
+    assert tuple(gb.shape) == (4,), f"grad_bias should have the bias's shape (4,), got {tuple(gb.shape)}"
+    assert torch.allclose(gx, ex, atol=1e-10), (
+        f"grad_x differs from autograd through F.gelu(x + bias): max error {float((gx - ex).abs().max()):.3g}"
+    )
+    assert torch.allclose(gb, eb, atol=1e-10), (
+        f"grad_bias should be grad_u summed over both leading dims (2 x 3 = 6 rows per column): "
+        f"expected {[round(v, 6) for v in eb.tolist()]}, got {[round(v, 6) for v in gb.tolist()]}"
+    )
+
+
+def test_saves_inputs_only(entry):
+    gen = torch.Generator().manual_seed(11)
+    x = torch.randn(5, 6, generator=gen, dtype=torch.float64).requires_grad_(True)
+    bias = torch.randn(6, generator=gen, dtype=torch.float64).requires_grad_(True)
+    saved = []
+    with torch.autograd.graph.saved_tensors_hooks(lambda t: saved.append(t) or t, lambda t: t):
+        entry.apply(x, bias)
+    inputs = {x.data_ptr(), bias.data_ptr()}
+    extra = [tuple(t.shape) for t in saved if t.data_ptr() not in inputs]
+    assert not extra, (
+        f"forward saved {len(extra)} tensor(s) besides x and bias, shapes {extra}: a fused op keeps only its "
+        "inputs and recomputes u = x + bias in backward (one more add is free; an extra (N, H) activation is not)"
+    )

@@ -1,0 +1,90 @@
+"""Shards of one batch with different sizes; the reference is statistics over the concatenated batch."""
+
+import torch
+import torch.nn.functional as F
+
+
+def _shards(sizes, seed, channels=3):
+    gen = torch.Generator().manual_seed(seed)
+    shards = []
+    for i, n in enumerate(sizes):
+        # each rank's data has its own offset, so the rank means differ
+        x = torch.randn(n, channels, 4, 4, generator=gen, dtype=torch.float64) * (1 + i) + 3.0 * i
+        shards.append(x)
+    return shards
+
+
+def _local(x):
+    n = x.shape[0] * x.shape[2] * x.shape[3]
+    if n == 0:
+        nan = torch.full((x.shape[1],), float("nan"), dtype=torch.float64)
+        return 0, nan, nan
+    return n, x.mean(dim=(0, 2, 3)), x.var(dim=(0, 2, 3), unbiased=False)
+
+
+def _merge(entry, shards):
+    stats = [_local(x) for x in shards]
+    out = entry([s[0] for s in stats], [s[1] for s in stats], [s[2] for s in stats])
+    assert isinstance(out, tuple) and len(out) == 4, (
+        f"merge_bn_stats should return (total, mean, var, unbiased_var), got {type(out).__name__}"
+    )
+    return out
+
+
+def _check(entry, sizes, seed, what):
+    shards = _shards(sizes, seed)
+    total, mean, var, unbiased = _merge(entry, shards)
+    full = torch.cat(shards)
+    want_total = full.shape[0] * 16
+    assert int(total) == want_total, f"{what}: expected total {want_total} samples per channel, got {total}"
+    checks = (("mean", mean, full.mean(dim=(0, 2, 3))),
+              ("biased var", var, full.var(dim=(0, 2, 3), unbiased=False)),
+              ("unbiased var", unbiased, full.var(dim=(0, 2, 3), unbiased=True)))
+    for label, got, want in checks:
+        got = torch.as_tensor(got, dtype=torch.float64)
+        assert got.shape == want.shape and torch.allclose(got, want, atol=1e-10, rtol=1e-10), (
+            f"{what}: the {label} should equal the {label} over the concatenated batch, "
+            f"expected {[round(v, 6) for v in want.tolist()]}, got {[round(v, 6) for v in got.reshape(-1).tolist()]}"
+        )
+
+
+def test_equal_shards(entry):
+    _check(entry, [4, 4], 0, "2 ranks with 4 images each")
+
+
+def test_unequal_shards(entry):
+    _check(entry, [1, 6, 3], 1, "3 ranks with 1, 6 and 3 images (counts 16, 96, 48 per channel)")
+
+
+def test_empty_rank_is_skipped(entry):
+    _check(entry, [2, 0, 5], 2, "3 ranks where rank 1 has no images (its mean and var are NaN)")
+
+
+def test_normalised_output_matches_batchnorm(entry):
+    shards = _shards([2, 5], 3)
+    _, mean, var, _ = _merge(entry, shards)
+    full = torch.cat(shards)
+    eps = 1e-5
+    mean = torch.as_tensor(mean, dtype=torch.float64).reshape(1, -1, 1, 1)
+    var = torch.as_tensor(var, dtype=torch.float64).reshape(1, -1, 1, 1)
+    got = (full - mean) / torch.sqrt(var + eps)
+    want = F.batch_norm(full, None, None, training=True, eps=eps)
+    assert torch.allclose(got, want, atol=1e-9), (
+        "normalising the whole batch with your merged mean and var should reproduce F.batch_norm over the concatenated "
+        f"batch (training mode, which uses the biased variance); largest difference {float((got - want).abs().max()):.3g}"
+    )
+
+
+def test_running_var_update(entry):
+    shards = _shards([3, 1], 4)
+    _, mean, _, unbiased = _merge(entry, shards)
+    full = torch.cat(shards)
+    rm, rv = torch.zeros(3, dtype=torch.float64), torch.ones(3, dtype=torch.float64)
+    F.batch_norm(full, rm, rv, training=True, momentum=0.1)
+    got_rv = 0.9 * 1.0 + 0.1 * torch.as_tensor(unbiased, dtype=torch.float64)
+    got_rm = 0.1 * torch.as_tensor(mean, dtype=torch.float64)
+    assert torch.allclose(got_rm, rm, atol=1e-10) and torch.allclose(got_rv, rv, atol=1e-10), (
+        "running_var = 0.9 * running_var + 0.1 * unbiased_var should match BatchNorm's running_var after one step "
+        f"(BatchNorm uses the unbiased variance there): expected {[round(v, 6) for v in rv.tolist()]}, "
+        f"got {[round(v, 6) for v in got_rv.tolist()]}"
+    )

@@ -1,0 +1,20 @@
+import math
+
+import torch
+
+
+def moe_layer(x, router_w, w1, w2, k, capacity_factor):
+    t_count, e_count = x.shape[0], router_w.shape[1]
+    probs = torch.softmax(x @ router_w, dim=-1)
+    top_p, top_e = probs.topk(k, dim=-1)
+    gates = top_p / top_p.sum(dim=-1, keepdim=True)
+    capacity = math.ceil(capacity_factor * t_count * k / e_count)
+    counts = [0] * e_count
+    y = torch.zeros_like(x)
+    for t in range(t_count):  # token by token: token 0's second choice beats token 5's first choice
+        for j in range(k):
+            e = int(top_e[t, j])
+            if counts[e] < capacity:
+                counts[e] += 1
+                y = y.index_add(0, torch.tensor([t]), (gates[t, j] * (torch.relu(x[t] @ w1[e]) @ w2[e])).unsqueeze(0))
+    return y, counts

@@ -1,0 +1,66 @@
+"""The quantised reference, what forward saves, and the error bound of the int8 weight gradient."""
+
+import torch
+
+
+def quantise(x):
+    scale = x.abs().amax(dim=-1, keepdim=True) / 127
+    scale = torch.where(scale > 0, scale, torch.ones_like(scale))
+    q = torch.round(x / scale).clamp(-127, 127)
+    return q * scale, scale
+
+
+def quantized_reference(x, weight):
+    """Forward x @ weight.T exactly; gradient for weight from the dequantised x, gradient for x exact."""
+    x_hat, _ = quantise(x.detach())
+    w0 = weight.detach()
+    return x @ w0.T + (x_hat @ weight.T - x_hat @ w0.T)
+
+
+def test_saves_int8_not_x(entry):
+    gen = torch.Generator().manual_seed(0)
+    x = (torch.rand(32, 64, generator=gen) * 4 - 2).requires_grad_(True)
+    w = (torch.rand(16, 64, generator=gen) * 2 - 1).requires_grad_(True)
+    saved = []
+    with torch.autograd.graph.saved_tensors_hooks(lambda t: saved.append(t) or t, lambda t: t):
+        entry.apply(x, w)
+    shapes = [(tuple(t.shape), str(t.dtype).replace("torch.", "")) for t in saved]
+    big_float = [s for s, t in zip(shapes, saved) if t.is_floating_point() and t.shape == x.shape]
+    assert not big_float, (
+        f"forward saved a floating-point tensor of x's shape {tuple(x.shape)} (saved: {shapes}): that keeps the "
+        "activation at full size; save the int8 codes and the per-row scales, and dequantise in backward"
+    )
+    assert any(t.dtype == torch.int8 and t.shape == x.shape for t in saved), (
+        f"no int8 tensor of x's shape {tuple(x.shape)} was saved (saved: {shapes}); store q = round(x / scale) as torch.int8"
+    )
+    act_bytes = sum(t.numel() * t.element_size() for t in saved if t is not w and t.data_ptr() != w.data_ptr())
+    assert act_bytes <= x.numel() + 8 * x.shape[0], (
+        f"forward saved {act_bytes} bytes besides the weight; int8 codes plus one scale per row need at most "
+        f"{x.numel() + 8 * x.shape[0]} (x itself in float32 is {x.numel() * 4})"
+    )
+
+
+def test_weight_grad_error_bound(entry):
+    gen = torch.Generator().manual_seed(1)
+    x = torch.rand(24, 40, generator=gen, dtype=torch.float64) * 2 - 1
+    x[3] *= 500.0  # one row of outliers: a single scale for the whole tensor would blur every other row
+    x[7] *= 1e-3
+    x.requires_grad_(True)
+    w = (torch.rand(12, 40, generator=gen, dtype=torch.float64) * 2 - 1).requires_grad_(True)
+    g = torch.rand(24, 12, generator=gen, dtype=torch.float64) * 2 - 1
+    y = entry.apply(x, w)
+    gx, gw = torch.autograd.grad(y, [x, w], g)
+    exact_gw = g.T @ x.detach()
+    assert torch.allclose(gx, g @ w.detach(), atol=1e-10), "the gradient for x should be exact (grad_output @ weight)"
+    # rounding moves each element of row n by at most scale_n / 2, so
+    # |gw - exact_gw|[o, i] <= sum_n |g[n, o]| * scale_n / 2
+    scale = x.detach().abs().amax(dim=-1, keepdim=True) / 127
+    bound = g.abs().T @ (scale / 2).expand_as(x)
+    excess = (gw - exact_gw).abs() - bound
+    worst = float(excess.max())
+    assert worst <= 1e-9, (
+        f"the weight gradient is off by more than int8 rounding allows: the error exceeds the bound "
+        f"sum_n |g[n, o]| * scale_n / 2 by up to {worst:.3g}; use one scale per row, amax(|x_row|) / 127, and round to nearest"
+    )
+    rel = float((gw - exact_gw).norm() / exact_gw.norm())
+    assert rel < 0.01, f"relative error of the weight gradient is {rel:.3g}; with per-row int8 it should stay below 1%"

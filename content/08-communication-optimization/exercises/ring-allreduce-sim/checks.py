@@ -1,0 +1,84 @@
+"""A recording network for the simulated ring, and the tests: sums, neighbours only, elements sent per rank."""
+
+import torch
+
+
+class Network:
+    """Delivers copies between ranks and counts what each rank sends; only ring neighbours may talk."""
+
+    def __init__(self, p):
+        self.p = p
+        self.sent = [0] * p
+        self.messages = [0] * p
+
+    def __call__(self, src, dst, t):
+        assert isinstance(t, torch.Tensor), f"send(src, dst, t) expects a tensor, got {type(t).__name__}"
+        assert 0 <= src < self.p and 0 <= dst < self.p, f"send({src}, {dst}, ...): ranks run from 0 to {self.p - 1}"
+        assert dst == (src + 1) % self.p, (
+            f"rank {src} sent to rank {dst}; in a ring each rank sends only to its right neighbour "
+            f"(src + 1) % P = {(src + 1) % self.p}"
+        )
+        self.sent[src] += t.numel()
+        self.messages[src] += 1
+        return t.detach().clone()
+
+
+def inputs(p, n, seed=0):
+    gen = torch.Generator().manual_seed(seed)
+    # small integers as float64: the sums are exact, so any wrong chunk shows up exactly
+    return [torch.randint(-9, 10, (n,), generator=gen).to(torch.float64) for _ in range(p)]
+
+
+def _run(entry, p, n, seed=0):
+    xs = inputs(p, n, seed)
+    keep = [x.clone() for x in xs]
+    net = Network(p)
+    out = entry(xs, net)
+    assert isinstance(out, (list, tuple)) and len(out) == p, (
+        f"expected a list of {p} tensors (one per rank), got {type(out).__name__}"
+        + (f" of length {len(out)}" if isinstance(out, (list, tuple)) else "")
+    )
+    return xs, keep, net, out
+
+
+def test_every_rank_gets_the_sum(entry):
+    for p, n in ((4, 12), (3, 9), (2, 4)):
+        xs, keep, net, out = _run(entry, p, n, seed=p)
+        expected = torch.stack(keep).sum(0)
+        for r, y in enumerate(out):
+            assert tuple(y.shape) == (n,), f"P={p}, N={n}: rank {r}'s result has shape {tuple(y.shape)}, expected ({n},)"
+            bad = (y != expected).nonzero().flatten().tolist()
+            assert not bad, (
+                f"P={p}, N={n}: rank {r}'s result is wrong at element(s) {bad[:6]} "
+                f"(expected {expected[bad[:3]].tolist()}, got {y[bad[:3]].tolist()}): "
+                f"each chunk must be reduced over all P ranks, then gathered to every rank"
+            )
+
+
+def test_inputs_unchanged(entry):
+    xs, keep, net, out = _run(entry, 4, 8, seed=11)
+    for r, (x, k) in enumerate(zip(xs, keep)):
+        assert torch.equal(x, k), f"rank {r}'s input tensor was changed in place; work on copies and return new tensors"
+
+
+def test_volume_per_rank(entry):
+    for p, n in ((4, 16), (5, 20), (8, 64), (2, 8)):
+        xs, keep, net, out = _run(entry, p, n, seed=p + 20)
+        want = 2 * (p - 1) * n // p
+        for r in range(p):
+            naive = " (that is (P-1) * N: whole tensors were sent, not N/P chunks)" if net.sent[r] == (p - 1) * n else ""
+            assert net.sent[r] == want, (
+                f"P={p}, N={n}: rank {r} sent {net.sent[r]} elements{naive}, expected 2(P-1)/P * N = {want}: "
+                f"one chunk of N/P = {n // p} elements per step for 2(P-1) = {2 * (p - 1)} steps"
+            )
+        for r in range(p):
+            assert net.messages[r] == 2 * (p - 1), (
+                f"P={p}, N={n}: rank {r} sent {net.messages[r]} messages, expected 2(P-1) = {2 * (p - 1)}: "
+                f"P-1 reduce-scatter steps and P-1 all-gather steps, one chunk each"
+            )
+
+
+def test_single_rank(entry):
+    xs, keep, net, out = _run(entry, 1, 5, seed=3)
+    assert torch.equal(out[0], keep[0]), f"with P=1 the all-reduce is the input itself; got {out[0].tolist()}, expected {keep[0].tolist()}"
+    assert net.sent == [0], f"with P=1 nothing needs to be sent, but rank 0 sent {net.sent[0]} elements"

@@ -1,0 +1,1 @@
+"""The Textual app: screens per mode, widgets, one stylesheet (imports no torch)."""

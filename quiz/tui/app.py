@@ -1,0 +1,104 @@
+"""The Textual application: screens per mode, global bindings, the command palette, zh/en at run time."""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+
+from textual.app import App
+from textual.binding import Binding
+from textual.reactive import reactive
+
+from quiz.tui.context import AppContext
+from quiz.tui.i18n import tr
+from quiz.tui.palette import ContentProvider
+
+log = logging.getLogger(__name__)
+
+
+class QuizApp(App):
+    CSS_PATH = Path(__file__).parent / "app.tcss"
+    TITLE = "AI-infra interview trainer"
+    COMMANDS = App.COMMANDS | {ContentProvider}
+    BINDINGS = [
+        Binding("question_mark", "help", "Help", id="help"),
+        Binding("f2", "toggle_lang", "中/EN", id="toggle_lang"),
+        Binding("ctrl+q", "quit", "Quit", id="quit", priority=True),
+    ]
+    lang: reactive[str] = reactive("en", init=False)
+
+    def __init__(self, ctx: AppContext, start_screen: str | None = None):
+        super().__init__()
+        self.ctx = ctx
+        self.start_screen = start_screen
+        self.lang = ctx.settings.lang
+        self.theme = ctx.settings.theme if ctx.settings.theme else "textual-dark"
+        if ctx.settings.keys:
+            self.set_keymap(ctx.settings.keys)
+
+    def t(self, key: str) -> str:
+        return tr(key, self.lang)
+
+    def on_mount(self) -> None:
+        from quiz.tui.screens.home import HomeScreen
+
+        self.title = self.t("app_title")
+        self.push_screen(HomeScreen())
+        if self.ctx.store_error:
+            self.notify(self.ctx.store_error, title=self.t("store_error"), severity="error", timeout=15)
+        errors = self.ctx.bank.errors
+        if errors:
+            self.notify(f"{len(errors)}: {errors[0]}", title=self.t("content_problems"), severity="warning", timeout=10)
+        if self.start_screen:
+            self.open_screen(self.start_screen)
+
+    def open_screen(self, name: str, **kwargs) -> None:
+        """Open a mode by name: review, quiz, mock, exercises, stats, settings, help, question, exercise."""
+        from quiz.tui.screens import registry
+
+        self.push_screen(registry.make(name, **kwargs))
+
+    def action_help(self) -> None:
+        self.open_screen("help")
+
+    def action_toggle_lang(self) -> None:
+        self.lang = "en" if self.lang == "zh" else "zh"
+
+    async def watch_lang(self, lang: str) -> None:
+        self.title = self.t("app_title")
+        for screen in self.screen_stack:
+            apply = getattr(screen, "apply_lang", None)
+            if apply is not None:
+                await apply()
+
+    def watch_theme(self, theme: str) -> None:
+        self.ctx.settings.theme = theme
+
+
+def build_context(lang: str | None, content_dirs: list[Path], grader_factory=None, services=None) -> AppContext:
+    from quiz.config import load_settings
+    from quiz.content import load_default_bank
+    from quiz.services import open_services
+    from quiz.srs.store import StoreError
+
+    settings = load_settings()
+    if lang:
+        settings.lang = lang
+    bank = load_default_bank(content_dirs)
+    store_error = None
+    if services is None:
+        try:
+            services = open_services(settings=settings, backup=True)
+        except StoreError as exc:
+            store_error = str(exc)
+    return AppContext(bank=bank, settings=settings, services=services, store_error=store_error,
+                      grader_factory=grader_factory)
+
+
+def run_app(lang: str | None = None, content_dirs: list[Path] | None = None, screen: str | None = None) -> None:
+    ctx = build_context(lang, content_dirs or [])
+    try:
+        QuizApp(ctx, start_screen=screen).run()
+    finally:
+        if ctx.services is not None:
+            ctx.services.close()

@@ -1,0 +1,102 @@
+"""Home: the modules with progress, today's counts, and a key for every mode."""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.widgets import DataTable, Footer, Header, Static
+
+from quiz.tui.screens.base import BaseScreen
+
+
+def module_progress(ctx) -> tuple[dict, dict]:
+    """(per-module figures, today's figures); zeros when the store is unavailable."""
+    from quiz.session.cards import content_cards
+    from quiz.srs.stats import compute_stats
+
+    content = content_cards(ctx.bank)
+    if ctx.services is None:
+        empty = {"due_today": 0, "new_left_today": 0, "reviewed_today": 0}
+        by_module: dict = {}
+        for _, module in content:
+            m = by_module.setdefault(module, {"total": 0, "seen": 0, "mastered": 0, "due": 0})
+            m["total"] += 1
+        return by_module, empty
+    s = ctx.services
+    stats = compute_stats(s.store, content, s.clock, s.limits, days=1, forecast_days=1, heatmap_days=1)
+    return stats["by_module"], stats
+
+
+class HomeScreen(BaseScreen):
+    BINDINGS = [
+        Binding("r", "open('review')", "Review", id="home.review"),
+        Binding("z", "open('quiz')", "Quiz", id="home.quiz"),
+        Binding("m", "mock", "Mock", id="home.mock"),
+        Binding("e", "open('exercises')", "Exercises", id="home.exercises"),
+        Binding("t", "open('stats')", "Stats", id="home.stats"),
+        Binding("comma", "open('settings')", "Settings", id="home.settings"),
+        Binding("enter", "browse", "Browse", id="home.browse", show=False),
+        Binding("b", "browse", "Browse", id="home.browse_key"),
+        Binding("q", "app.quit", "Quit", id="home.quit"),
+    ]
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        yield Static(id="today")
+        yield DataTable(id="modules", cursor_type="row", zebra_stripes=True)
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.refresh_data()
+
+    def on_screen_resume(self) -> None:
+        self.refresh_data()
+
+    def on_lang_changed(self) -> None:
+        self.refresh_data()
+
+    def refresh_data(self) -> None:
+        by_module, today = module_progress(self.ctx)
+        bank = self.ctx.bank
+        self.query_one("#today", Static).update(
+            f"[b]{self.t('today')}[/b]  {self.t('due')}: [b]{today['due_today']}[/b]   "
+            f"{self.t('new')}: [b]{today['new_left_today']}[/b]   "
+            f"{len(bank.questions)} {self.t('questions').lower()} · {len(bank.exercises)} {self.t('exercises').lower()}"
+            + ("" if self.ctx.services else f"   [red]{self.t('store_error')}[/red]")
+        )
+        table = self.query_one("#modules", DataTable)
+        cursor = table.cursor_row
+        table.clear(columns=True)
+        names = [m.name.get(self.lang) for m in bank.ordered_modules()] + [self.t("module")]
+        for label, width in [("#", 2), (self.t("module"), max(map(len, names))), (self.t("questions"), 9),
+                             (self.t("seen"), 7), (self.t("mastered"), 8), (self.t("due"), 6), (self.t("progress"), 10)]:
+            table.add_column(label, width=width)
+        for module in bank.ordered_modules():
+            m = by_module.get(module.id, {"total": 0, "seen": 0, "mastered": 0, "due": 0})
+            count = len(bank.ordered_questions(module.id))
+            total = max(m["total"], 1)
+            bar = "█" * round(10 * m["mastered"] / total) + "▒" * (round(10 * m["seen"] / total) - round(10 * m["mastered"] / total))
+            table.add_row(str(module.number), module.name.get(self.lang), str(count), f"{m['seen']}/{m['total']}",
+                          str(m["mastered"]), str(m["due"]), bar.ljust(10, "·"), key=module.id)
+        if cursor:
+            table.move_cursor(row=min(cursor, table.row_count - 1))
+
+    def action_open(self, name: str) -> None:
+        self.app.open_screen(name)
+
+    def action_mock(self) -> None:
+        self.app.open_screen("quiz", mock=True)
+
+    def action_browse(self) -> None:
+        table = self.query_one("#modules", DataTable)
+        if table.row_count == 0:
+            return
+        module_id = table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value
+        questions = self.ctx.bank.ordered_questions(module_id)
+        if questions:
+            self.app.open_screen("question", question_id=questions[0].id)
+        else:
+            self.notify(f"{module_id}: 0 {self.t('questions').lower()}")
+
+    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+        self.action_browse()

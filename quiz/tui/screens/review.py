@@ -1,0 +1,142 @@
+"""Review: due cards in FSRS order; space reveals, 1-4 rate (each button shows its interval), u undo, s suspend."""
+
+from __future__ import annotations
+
+import time
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, VerticalScroll
+from textual.widgets import Button, Footer, Header, Markdown, Static
+
+from quiz.srs.scheduler import format_interval
+from quiz.tui.screens.base import BaseScreen
+
+RATING_KEYS = {1: "again", 2: "hard", 3: "good", 4: "easy"}
+
+
+class ReviewScreen(BaseScreen):
+    BINDINGS = [
+        Binding("space", "reveal", "Reveal", id="review.reveal"),
+        Binding("1", "rate(1)", "Again", id="review.again", show=False),
+        Binding("2", "rate(2)", "Hard", id="review.hard", show=False),
+        Binding("3", "rate(3)", "Good", id="review.good", show=False),
+        Binding("4", "rate(4)", "Easy", id="review.easy", show=False),
+        Binding("u", "undo", "Undo", id="review.undo"),
+        Binding("s", "suspend", "Suspend", id="review.suspend"),
+        Binding("b", "bury", "Bury", id="review.bury"),
+    ]
+
+    def __init__(self, modules: list[str] | None = None):
+        super().__init__()
+        self.modules = modules
+        self.session = None
+        self.current = None
+        self.revealed = False
+        self.shown_at = time.monotonic()
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        with VerticalScroll():
+            yield Static(id="review-status", classes="muted")
+            yield Markdown(id="card-front")
+            yield Markdown(id="card-back", classes="hidden")
+        with Horizontal(classes="rating-row hidden", id="ratings"):
+            for r, key in RATING_KEYS.items():
+                yield Button(f"{r} {self.t(key)}", id=f"rate-{r}", variant="error" if r == 1 else "primary")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        if self.ctx.services is None:
+            self.query_one("#card-front", Markdown).update(f"**{self.t('store_error')}**\n\n{self.ctx.store_error}")
+            return
+        from quiz.session.review import ReviewSession
+
+        s = self.ctx.services
+        self.session = ReviewSession(s.store, self.ctx.bank, s.clock, s.scheduler, s.limits, lang=self.lang,
+                                     modules=self.modules, interleaved=self.ctx.settings.interleave_modules)
+        self.show_next()
+
+    async def apply_lang(self) -> None:
+        if self.session is not None:
+            self.session.lang = self.lang
+        for r, key in RATING_KEYS.items():
+            self.query_one(f"#rate-{r}", Button).label = f"{r} {self.t(key)}"
+        self.show_next(keep_reveal=True)
+
+    def show_next(self, keep_reveal: bool = False) -> None:
+        if self.session is None:
+            return
+        item = self.session.next_card()
+        q = self.session.queue
+        self.sub_title = f"{len(q.due)} {self.t('due')} · {len(q.new)} {self.t('new')} · {self.session.reviewed} ✓"
+        front = self.query_one("#card-front", Markdown)
+        back = self.query_one("#card-back", Markdown)
+        if item is None:
+            self.current = None
+            front.update(self._done_text())
+            back.add_class("hidden")
+            self.query_one("#ratings").add_class("hidden")
+            self.query_one("#review-status", Static).update("")
+            return
+        state, view = item
+        if not keep_reveal or self.current is None or self.current[0].card_id != state.card_id:
+            self.revealed = False
+            self.shown_at = time.monotonic()
+        self.current = (state, view)
+        leech = "  ⚠ leech" if state.leech else ""
+        self.query_one("#review-status", Static).update(f"{'new' if state.is_new else 'due'} · {view.module} · {view.card_id}{leech}")
+        front.update(f"## {view.front}")
+        back.update(view.back)
+        preview = self.session.preview(state)
+        for r, key in RATING_KEYS.items():
+            self.query_one(f"#rate-{r}", Button).label = f"{r} {self.t(key)}  {format_interval(preview[r])}"
+        self._set_revealed(self.revealed)
+
+    def _done_text(self) -> str:
+        later, when = self.session.learning_later_today()
+        from quiz.session.cards import content_cards
+        from quiz.srs.stats import compute_stats
+
+        s = self.ctx.services
+        stats = compute_stats(s.store, content_cards(self.ctx.bank), s.clock, s.limits, days=1, forecast_days=2, heatmap_days=1)
+        lines = [f"## {self.t('review_done')}", f"{self.session.reviewed} ✓ · {self.t('tomorrow')}: **{stats['forecast'][1]}**"]
+        if later:
+            lines.append(f"{later} learning card(s) come back later today.")
+        return "\n\n".join(lines)
+
+    def _set_revealed(self, revealed: bool) -> None:
+        self.revealed = revealed
+        self.query_one("#card-back").set_class(not revealed, "hidden")
+        self.query_one("#ratings").set_class(not revealed, "hidden")
+
+    def action_reveal(self) -> None:
+        if self.current is not None:
+            self._set_revealed(True)
+
+    def action_rate(self, rating: int) -> None:
+        if self.current is None or not self.revealed:
+            return
+        state, _ = self.current
+        self.session.rate(state, rating, int((time.monotonic() - self.shown_at) * 1000))
+        self.show_next()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        if event.button.id and event.button.id.startswith("rate-"):
+            self.action_rate(int(event.button.id.split("-")[1]))
+
+    def action_undo(self) -> None:
+        if self.session is not None and self.session.undo() is not None:
+            self.notify(self.t("undo"))
+            self.show_next()
+
+    def action_suspend(self) -> None:
+        if self.current is not None:
+            self.session.suspend(self.current[0])
+            self.notify(f"{self.t('suspend')}: {self.current[0].card_id}")
+            self.show_next()
+
+    def action_bury(self) -> None:
+        if self.current is not None:
+            self.session.bury(self.current[0])
+            self.show_next()

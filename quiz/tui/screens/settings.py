@@ -1,0 +1,71 @@
+"""Settings: language, desired retention, daily limits, day start hour, editor; saved to config.toml."""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import VerticalScroll
+from textual.widgets import Button, Footer, Header, Input, Label, Select, Switch
+
+from quiz.tui.screens.base import BaseScreen
+
+FIELDS = [  # (settings key, label key, kind)
+    ("desired_retention", "retention_target", "number"),
+    ("new_per_day", "daily_new", "integer"),
+    ("reviews_per_day", "daily_reviews", "integer"),
+    ("day_start_hour", "day_start", "integer"),
+    ("editor", "editor_cmd", "text"),
+]
+
+
+class SettingsScreen(BaseScreen):
+    BINDINGS = [Binding("ctrl+s", "save", "Save", id="settings.save", priority=True)]
+
+    def compose(self) -> ComposeResult:
+        s = self.ctx.settings
+        yield Header()
+        with VerticalScroll(id="settings-form"):
+            yield Label(self.t("settings"), classes="title")
+            yield Label("Language / 语言")
+            yield Select([("中文", "zh"), ("English", "en")], value=s.lang, allow_blank=False, id="set-lang")
+            for key, label, kind in FIELDS:
+                yield Label(self.t(label))
+                yield Input(str(getattr(s, key)), id=f"set-{key}", type=kind)
+            yield Label(self.t("interleave"))
+            yield Switch(value=s.interleave_modules, id="set-interleave")
+            yield Button(self.t("save"), id="settings-save", variant="primary")
+        yield Footer()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        if event.button.id == "settings-save":
+            self.action_save()
+
+    def action_save(self) -> None:
+        from quiz.config import Settings, save_settings
+
+        s = self.ctx.settings
+        data = s.to_dict()
+        try:
+            data["lang"] = str(self.query_one("#set-lang", Select).value)
+            for key, _, kind in FIELDS:
+                raw = self.query_one(f"#set-{key}", Input).value.strip()
+                data[key] = float(raw) if kind == "number" else int(raw) if kind == "integer" else raw
+            data["interleave_modules"] = self.query_one("#set-interleave", Switch).value
+        except ValueError as exc:
+            self.notify(str(exc), severity="error")
+            return
+        new = Settings.from_dict(data)
+        try:
+            path = save_settings(new)
+        except OSError as exc:
+            self.notify(str(exc), severity="error")
+            return
+        for key, value in new.to_dict().items():
+            setattr(s, key, value)
+        if self.ctx.services is not None:
+            from quiz.srs.scheduler import FsrsScheduler
+
+            self.ctx.services.scheduler = FsrsScheduler(s.desired_retention)
+        self.notify(f"{self.t('saved')}: {path}")
+        if self.app.lang != s.lang:
+            self.app.lang = s.lang

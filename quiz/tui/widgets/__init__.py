@@ -1,0 +1,1 @@
+"""Small widgets and text charts used by the screens."""

@@ -1,0 +1,132 @@
+"""Pilot tests of each screen's main flow, on the small test pack with a fixed clock."""
+
+from __future__ import annotations
+
+import json
+
+from textual.widgets import DataTable, Markdown, OptionList, Static, TextArea
+
+from quiz.tui.app import QuizApp
+
+SIZE = (100, 32)
+
+
+async def test_home_lists_modules_and_counts(ctx):
+    app = QuizApp(ctx)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        table = app.screen.query_one("#modules", DataTable)
+        assert table.row_count == 2
+        today = str(app.screen.query_one("#today", Static).render())
+        assert "due: 0" in today and "new: 12" in today
+
+
+async def test_review_a_card_lands_in_the_store(ctx):
+    app = QuizApp(ctx)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("r")
+        await pilot.pause()
+        assert app.screen.__class__.__name__ == "ReviewScreen"
+        assert "Question 1" in app.screen.query_one("#card-front", Markdown).source
+        await pilot.press("3")  # not revealed yet: ignored
+        assert ctx.store.review_count() == 0
+        await pilot.press("space", "3")
+        await pilot.pause()
+        assert ctx.store.review_count() == 1
+        assert ctx.store.card("q/q1").reps == 1
+        assert "Front 1" in app.screen.query_one("#card-front", Markdown).source
+        await pilot.press("u")
+        await pilot.pause()
+        assert ctx.store.card("q/q1").is_new
+
+
+async def test_quiz_session_to_summary(ctx):
+    app = QuizApp(ctx)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("z")
+        await pilot.pause()
+        screen = app.screen
+        screen.query_one("#quiz-count").value = "3"
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        session = app.screen
+        assert session.__class__.__name__ == "QuizSessionScreen"
+        for _ in range(3):
+            if session.item.kind == "question":
+                session.query_one("#answer-input", TextArea).text = "Point"
+                await pilot.press("ctrl+r")
+                await pilot.pause()
+                assert "Keywords covered" in session.query_one("#quiz-feedback", Markdown).source
+                await pilot.press("3")
+            else:
+                session.query_one("#quiz-options", OptionList).focus()
+                await pilot.press("enter")
+                await pilot.pause()
+                await pilot.press("n")
+            await pilot.pause()
+        assert app.screen.__class__.__name__ == "QuizSummaryScreen"
+        assert "Score" in app.screen.query_one("#summary", Markdown).source
+        rows = ctx.store.sessions()
+        assert len(rows) == 1 and rows[0]["items"] == 3
+        assert json.loads(rows[0]["summary"])["items"] == 3
+
+
+async def test_exercise_check_with_fake_grader(ctx):
+    app = QuizApp(ctx)
+    async with app.run_test(size=SIZE) as pilot:
+        app.open_screen("exercise", exercise_id="double-fixture")
+        await pilot.pause()
+        editor = app.screen.query_one("#editor", TextArea)
+        assert "raise NotImplementedError" in editor.text
+        await pilot.press("ctrl+r")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert "fail" in str(app.screen.query_one("#results", Static).render())
+        editor.text = "class Double:\n    def forward(ctx, x):\n        return x * 2\n"
+        await pilot.press("ctrl+r")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert "pass" in str(app.screen.query_one("#results", Static).render())
+        assert ctx.store.exercise_status() == {"double-fixture": "passed"}
+        await pilot.press("escape", "e")
+        await pilot.pause()
+        table = app.screen.query_one("#exercise-table", DataTable)
+        assert "passed" in str(table.get_row_at(0)[1])
+
+
+async def test_palette_finds_question_by_chinese_substring(ctx):
+    app = QuizApp(ctx)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("ctrl+p")
+        await pilot.pause()
+        await pilot.press(*"问题 4")
+        await pilot.pause(0.5)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.screen.__class__.__name__ == "QuestionScreen"
+        assert app.screen.question_id == "q4"
+
+
+async def test_language_switch_at_run_time(ctx):
+    app = QuizApp(ctx)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("b")
+        await pilot.pause()
+        await pilot.press("f2")
+        await pilot.pause()
+        assert app.lang == "zh"
+        sources = [m.source for m in app.screen.query(Markdown)]
+        assert any("问题 1" in s for s in sources)
+
+
+async def test_every_screen_reachable_by_keyboard_at_80x24(ctx):
+    app = QuizApp(ctx)
+    async with app.run_test(size=(80, 24)) as pilot:
+        for key, name in [("r", "ReviewScreen"), ("z", "QuizSetupScreen"), ("m", "QuizSetupScreen"),
+                          ("e", "ExercisesScreen"), ("t", "StatsScreen"), ("comma", "SettingsScreen"),
+                          ("question_mark", "HelpScreen"), ("b", "QuestionScreen")]:
+            await pilot.press(key)
+            await pilot.pause()
+            assert app.screen.__class__.__name__ == name
+            await pilot.press("escape")
+            await pilot.pause()
