@@ -11,6 +11,9 @@ from pathlib import Path
 
 
 def first_frame() -> None:
+    import gc
+
+    gc.disable()  # as `quiz` does (quiz.cli.app_cmd) until the first frame
     from quiz.tui.app import QuizApp, build_context
 
     class Probe(QuizApp):

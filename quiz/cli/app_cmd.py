@@ -6,6 +6,9 @@ import click
 
 
 def open_app(ctx: click.Context, screen: str | None = None) -> None:
+    import gc
+
+    gc.disable()  # start-up allocates many long-lived objects; the app re-enables GC after its first frame
     try:
         from quiz.tui.app import run_app
     except ImportError as exc:  # the TUI is not built in this version yet

@@ -7,11 +7,12 @@ from pathlib import Path
 from quiz.content.bank import Bank
 from quiz.content.models import Choice
 from quiz.content.problems import Problem
-from quiz.content.yamlsafe import read_yaml
 
 
 def at(path: Path, loc: tuple, message: str, severity: str = "error") -> Problem:
     """Re-read the file only now, when there is something to report, to find the line."""
+    from quiz.content.yamlsafe import read_yaml
+
     doc, _ = read_yaml(path)
     if doc is None:
         return Problem(str(path), 1, 1, message, severity)

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import difflib
+import gc
 import logging
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ValidationError
 
@@ -15,7 +16,9 @@ from quiz.content.cache import ParseCache
 from quiz.content.construct import construct
 from quiz.content.models import FORMAT_VERSION, LANGS, Exercise, ModulesFile, Question, Text, TextList
 from quiz.content.problems import Problem
-from quiz.content.yamlsafe import YamlDoc, read_yaml
+
+if TYPE_CHECKING:  # yaml is imported only when a file has to be parsed
+    from quiz.content.yamlsafe import YamlDoc
 
 log = logging.getLogger(__name__)
 
@@ -30,10 +33,16 @@ def load_bank(roots: list[Path], strict: bool = False, builtin: Path | None = No
     With `cache_file`, files unchanged since the last load (same size and mtime) are not parsed again.
     """
     bank = Bank()
-    cache = ParseCache(cache_file)
-    for root in roots:
-        _load_root(bank, Path(root), strict, builtin is not None and Path(root) == builtin, cache)
-    cache.save()
+    paused = gc.isenabled()
+    gc.disable()  # tens of thousands of small, acyclic objects: collecting mid-load only costs time
+    try:
+        cache = ParseCache(cache_file)
+        for root in roots:
+            _load_root(bank, Path(root), strict, builtin is not None and Path(root) == builtin, cache)
+        cache.save()
+    finally:
+        if paused:
+            gc.enable()
     crossref.check(bank, strict)
     bank.problems.sort(key=lambda p: (p.path, p.line, p.col))
     for p in bank.problems:
@@ -179,6 +188,8 @@ def _cached(path: Path, model: type[BaseModel], kind: str, strict: bool, cache: 
     if hit is not None:
         data, problems = hit
         return (construct(model, data) if data is not None else None), problems
+    from quiz.content.yamlsafe import read_yaml
+
     doc, problems = read_yaml(path)
     obj = None
     if doc is not None:

@@ -11,19 +11,33 @@ from textual.reactive import reactive
 
 from quiz.tui.context import AppContext
 from quiz.tui.i18n import tr
-from quiz.tui.palette import ContentProvider
 
 log = logging.getLogger(__name__)
+
+
+def _settle_gc() -> None:
+    """After the first frame: keep start-up objects out of future collections, and collect again."""
+    import gc
+
+    gc.freeze()
+    gc.enable()
+
+
+def _content_provider():
+    """The palette's provider, imported when the palette first opens (textual.command is not light)."""
+    from quiz.tui.palette import ContentProvider
+
+    return ContentProvider
 
 
 class QuizApp(App):
     CSS_PATH = Path(__file__).parent / "app.tcss"
     TITLE = "AI-infra interview trainer"
-    COMMANDS = App.COMMANDS | {ContentProvider}
+    COMMANDS = App.COMMANDS | {_content_provider}
     BINDINGS = [
         Binding("question_mark", "help", "Help", id="help"),
         Binding("f2", "toggle_lang", "中/EN", id="toggle_lang"),
-        Binding("ctrl+q", "quit", "Quit", id="quit", priority=True),
+        Binding("ctrl+q", "quit", "Quit", id="quit", priority=True, show=False),
     ]
     lang: reactive[str] = reactive("en", init=False)
 
@@ -51,6 +65,7 @@ class QuizApp(App):
             self.notify(f"{len(errors)}: {errors[0]}", title=self.t("content_problems"), severity="warning", timeout=10)
         if self.start_screen:
             self.open_screen(self.start_screen)
+        self.call_after_refresh(_settle_gc)
 
     def open_screen(self, name: str, **kwargs) -> None:
         """Open a mode by name: review, quiz, mock, exercises, stats, settings, help, question, exercise."""

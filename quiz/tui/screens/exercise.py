@@ -10,10 +10,11 @@ from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.widgets import Footer, Header, Markdown, Static, TextArea
+from textual.widgets import Header, Markdown, Static, TextArea
 
 from quiz import workspace
 from quiz.tui.screens.base import BaseScreen
+from quiz.tui.widgets.keybar import KeyBar
 from quiz.tui.screens.confirm import ConfirmScreen
 
 ICONS = {"pass": "✓", "fail": "✗", "error": "!", "timeout": "⏱"}
@@ -53,7 +54,7 @@ class ExerciseScreen(BaseScreen):
                 yield Static(str(self.path), classes="muted")
                 yield TextArea.code_editor(self.path.read_text(encoding="utf-8"), language="python", id="editor")
                 yield Static(id="results")
-        yield Footer()
+        yield KeyBar()
 
     def on_mount(self) -> None:
         self.show_text()

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from textual.app import ComposeResult
-from textual.widgets import DataTable, Footer, Header, Select
+from textual.widgets import DataTable, Header, Select
 
 from quiz.tui.screens.base import BaseScreen
+from quiz.tui.widgets.keybar import KeyBar
 
 STATUS_STYLE = {"passed": "green", "failing": "red", "not started": "dim"}
 
@@ -22,7 +23,7 @@ class ExercisesScreen(BaseScreen):
         yield Header()
         yield Select(options, prompt=self.t("filter_module"), id="exercise-filter", value=self.module or Select.NULL)
         yield DataTable(id="exercise-table", cursor_type="row", zebra_stripes=True)
-        yield Footer()
+        yield KeyBar()
 
     def on_mount(self) -> None:
         self.refresh_rows()

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.widgets import DataTable, Footer, Header, Static
+from textual.widgets import DataTable, Header, Static
 
 from quiz.tui.screens.base import BaseScreen
+from quiz.tui.widgets.keybar import KeyBar
 
 
 def module_progress(ctx) -> tuple[dict, dict]:
@@ -29,6 +30,7 @@ def module_progress(ctx) -> tuple[dict, dict]:
 
 class HomeScreen(BaseScreen):
     BINDINGS = [
+        Binding("escape", "back", "Back", id="back", show=False),
         Binding("r", "open('review')", "Review", id="home.review"),
         Binding("z", "open('quiz')", "Quiz", id="home.quiz"),
         Binding("m", "mock", "Mock", id="home.mock"),
@@ -44,10 +46,7 @@ class HomeScreen(BaseScreen):
         yield Header()
         yield Static(id="today")
         yield DataTable(id="modules", cursor_type="row", zebra_stripes=True)
-        yield Footer()
-
-    def on_mount(self) -> None:
-        self.refresh_data()
+        yield KeyBar()
 
     def on_screen_resume(self) -> None:
         self.refresh_data()

@@ -5,9 +5,10 @@ from __future__ import annotations
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
-from textual.widgets import Footer, Header, Markdown, Static
+from textual.widgets import Header, Markdown, Static
 
 from quiz.tui.screens.base import BaseScreen
+from quiz.tui.widgets.keybar import KeyBar
 
 
 def bullet(items: list[str]) -> str:
@@ -40,7 +41,7 @@ class QuestionScreen(BaseScreen):
             yield Markdown(f"## {q.question.get(lang)}", classes="markdown")
             yield Static(self.t("space_reveal"), id="reveal-hint", classes="muted" + (" hidden" if self.revealed else ""))
             yield Markdown(self._body(), id="answer", classes="markdown" + ("" if self.revealed else " hidden"))
-        yield Footer()
+        yield KeyBar()
 
     def _body(self) -> str:
         q, lang, bank = self.question, self.lang, self.ctx.bank

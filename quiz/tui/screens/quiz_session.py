@@ -7,10 +7,11 @@ import time
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
-from textual.widgets import Footer, Header, Markdown, OptionList, Static, TextArea
+from textual.widgets import Header, Markdown, OptionList, Static, TextArea
 
 from quiz.session.quiz import QuizItem, QuizOutcome, QuizSummary, keyword_coverage
 from quiz.tui.screens.base import BaseScreen
+from quiz.tui.widgets.keybar import KeyBar
 
 MOCK_SECONDS = 120
 
@@ -46,7 +47,7 @@ class QuizSessionScreen(BaseScreen):
             yield TextArea(id="answer-input")
             yield OptionList(id="quiz-options")
             yield Markdown(id="quiz-feedback", classes="markdown hidden")
-        yield Footer()
+        yield KeyBar()
 
     def on_mount(self) -> None:
         self.show_item()

@@ -5,9 +5,10 @@ from __future__ import annotations
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
-from textual.widgets import Button, Footer, Header, Input, Label, SelectionList, Switch
+from textual.widgets import Button, Header, Input, Label, SelectionList, Switch
 
 from quiz.tui.screens.base import BaseScreen
+from quiz.tui.widgets.keybar import KeyBar
 
 
 class QuizSetupScreen(BaseScreen):
@@ -32,7 +33,7 @@ class QuizSetupScreen(BaseScreen):
                 yield Label(self.t("mock"))
                 yield Switch(value=self.mock, id="quiz-mock")
             yield Button(self.t("start"), id="quiz-start", variant="primary")
-        yield Footer()
+        yield KeyBar()
 
     def on_mount(self) -> None:
         self.sub_title = self.t("all_modules")

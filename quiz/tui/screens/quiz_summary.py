@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from textual.app import ComposeResult
-from textual.widgets import Footer, Header, Markdown
+from textual.widgets import Header, Markdown
 
 from quiz.session.quiz import QuizSummary
 from quiz.tui.screens.base import BaseScreen
+from quiz.tui.widgets.keybar import KeyBar
 
 
 class QuizSummaryScreen(BaseScreen):
@@ -27,4 +28,4 @@ class QuizSummaryScreen(BaseScreen):
             lines += [f"- #{bank.questions[q].number or '-'} {bank.questions[q].question.get(lang)}" for q in weak]
         yield Header()
         yield Markdown("\n\n".join(lines), id="summary", classes="markdown")
-        yield Footer()
+        yield KeyBar()

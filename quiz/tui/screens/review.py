@@ -7,10 +7,11 @@ import time
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
-from textual.widgets import Button, Footer, Header, Markdown, Static
+from textual.widgets import Button, Header, Markdown, Static
 
 from quiz.srs.scheduler import format_interval
 from quiz.tui.screens.base import BaseScreen
+from quiz.tui.widgets.keybar import KeyBar
 
 RATING_KEYS = {1: "again", 2: "hard", 3: "good", 4: "easy"}
 
@@ -44,7 +45,7 @@ class ReviewScreen(BaseScreen):
         with Horizontal(classes="rating-row hidden", id="ratings"):
             for r, key in RATING_KEYS.items():
                 yield Button(f"{r} {self.t(key)}", id=f"rate-{r}", variant="error" if r == 1 else "primary")
-        yield Footer()
+        yield KeyBar()
 
     def on_mount(self) -> None:
         if self.ctx.services is None:

@@ -5,9 +5,10 @@ from __future__ import annotations
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
-from textual.widgets import Button, Footer, Header, Input, Label, Select, Switch
+from textual.widgets import Button, Header, Input, Label, Select, Switch
 
 from quiz.tui.screens.base import BaseScreen
+from quiz.tui.widgets.keybar import KeyBar
 
 FIELDS = [  # (settings key, label key, kind)
     ("desired_retention", "retention_target", "number"),
@@ -34,7 +35,7 @@ class SettingsScreen(BaseScreen):
             yield Label(self.t("interleave"))
             yield Switch(value=s.interleave_modules, id="set-interleave")
             yield Button(self.t("save"), id="settings-save", variant="primary")
-        yield Footer()
+        yield KeyBar()
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         if event.button.id == "settings-save":

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from textual.app import ComposeResult
 from textual.containers import VerticalScroll
-from textual.widgets import Footer, Header, Static
+from textual.widgets import Header, Static
 
 from quiz.tui.screens.base import BaseScreen
+from quiz.tui.widgets.keybar import KeyBar
 from quiz.tui.widgets.charts import columns, hbar, heatmap
 
 
@@ -15,7 +16,7 @@ class StatsScreen(BaseScreen):
         yield Header()
         with VerticalScroll():
             yield Static(id="stats-body", classes="chart")
-        yield Footer()
+        yield KeyBar()
 
     def on_mount(self) -> None:
         self.draw()
