@@ -130,3 +130,15 @@ async def test_every_screen_reachable_by_keyboard_at_80x24(ctx):
             assert app.screen.__class__.__name__ == name
             await pilot.press("escape")
             await pilot.pause()
+
+
+async def test_bindings_can_be_remapped_from_config(ctx):
+    ctx.settings.keys = {"home.review": "v"}
+    app = QuizApp(ctx)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("r")
+        await pilot.pause()
+        assert app.screen.__class__.__name__ == "HomeScreen"
+        await pilot.press("v")
+        await pilot.pause()
+        assert app.screen.__class__.__name__ == "ReviewScreen"
