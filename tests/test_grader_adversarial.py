@@ -149,3 +149,38 @@ def test_leftover_processes_and_threads_are_killed(worker, tmp_path):
 
 def test_worker_survives_and_keeps_grading(worker, tmp_path):
     assert grade_source(worker, tmp_path, GOOD_DOUBLE).status == "pass"
+
+
+SQUARE = '''import torch
+
+
+class Square(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        ctx.save_for_backward(x)
+        return x * x
+
+    @staticmethod
+    def backward(ctx, g):
+        (x,) = ctx.saved_tensors
+        return 2 * x * g
+'''
+
+
+def square_exercise() -> dict:
+    from grader_helpers import load_exercise
+
+    spec = dict(load_exercise(__import__("grader_helpers").FIXTURE), entry="Square", id="square")
+    spec["checks"] = [{"kind": "gradgradcheck", "args": [{"name": "x", "tensor": {"shape": [2, 3]}}]}]
+    return spec
+
+
+def test_gradgradcheck_passes_a_differentiable_backward(worker, tmp_path):
+    assert grade_source(worker, tmp_path, SQUARE, exercise=square_exercise()).status == "pass"
+
+
+def test_gradgradcheck_fails_a_backward_that_detaches(worker, tmp_path):
+    result = grade_source(worker, tmp_path, SQUARE.replace("return 2 * x * g", "return 2 * x.detach() * g"),
+                          exercise=square_exercise())
+    assert result.status == "fail"
+    assert "gradient of your backward" in result.tests[0].message

@@ -100,7 +100,7 @@ def _projections(fn, xs: list[torch.Tensor], eps: float) -> list[list[float]]:
     xs = [_detach(x).requires_grad_(True) for x in xs]
     y = fn(*xs)
     u = torch.rand(y.shape, generator=gen, dtype=torch.float64).to(y.dtype) * 2 - 1
-    vjp = _grad(y, xs, grad_outputs=u, allow_unused=True)
+    vjp = _grad(y, xs, grad_outputs=u, allow_unused=True) if y.requires_grad else [None] * len(xs)
     out = []
     for j, x in enumerate(xs):
         v = torch.rand(x.shape, generator=gen, dtype=torch.float64).to(x.dtype) * 2 - 1
@@ -138,7 +138,8 @@ def _jacobians(fn, xs: list[torch.Tensor], eps: float) -> tuple[list[dict], list
     xs = [_detach(x).requires_grad_(True) for x in xs]
     y = fn(*xs)
     analytical = [torch.zeros(y.numel(), x.numel(), dtype=torch.float64) for x in xs]
-    for k in range(y.numel()):
+    # a y with no graph (e.g. a backward that detached its inputs) has an analytical Jacobian of zero
+    for k in range(y.numel() if y.requires_grad else 0):
         grads = _grad(y[k], xs, retain_graph=True, allow_unused=True)
         for j, g in enumerate(grads):
             if g is not None:

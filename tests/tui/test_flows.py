@@ -142,3 +142,49 @@ async def test_bindings_can_be_remapped_from_config(ctx):
         await pilot.press("v")
         await pilot.pause()
         assert app.screen.__class__.__name__ == "ReviewScreen"
+
+
+async def test_locked_database_is_shown_not_fatal(ctx):
+    import sqlite3
+
+    app = QuizApp(ctx)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("r")
+        await pilot.pause()
+        other = sqlite3.connect(ctx.store.path, timeout=0.1)
+        other.execute("BEGIN EXCLUSIVE")
+        ctx.store.conn.execute("PRAGMA busy_timeout = 100")
+        try:
+            await pilot.press("space", "3")
+            await pilot.pause()
+            assert app.is_running and app.screen.__class__.__name__ == "ReviewScreen"
+            assert any("locked" in str(n.message) for n in app._notifications)
+        finally:
+            other.rollback()
+            other.close()
+        await pilot.press("3")
+        await pilot.pause()
+        assert ctx.store.review_count() == 1
+
+
+async def test_real_grader_from_the_exercise_screen(tmp_path):
+    from tui.harness import FIXTURES, make_context
+
+    from quiz.grader.runner import GraderWorker
+
+    context = make_context(tmp_path, grader=GraderWorker)
+    app = QuizApp(context)
+    try:
+        async with app.run_test(size=SIZE) as pilot:
+            app.open_screen("exercise", exercise_id="double-fixture")
+            await pilot.pause()
+            solution = (FIXTURES / "exercises" / "double" / "solution.py").read_text()
+            app.screen.query_one("#editor", TextArea).text = solution
+            await pilot.press("ctrl+r")
+            await app.workers.wait_for_complete()
+            await pilot.pause()
+            text = str(app.screen.query_one("#results", Static).render())
+            assert "pass" in text and "2/2" in text
+            assert context.store.exercise_status() == {"double-fixture": "passed"}
+    finally:
+        context.services.close()

@@ -2,8 +2,27 @@
 
 from __future__ import annotations
 
+import functools
+import sqlite3
+
 from textual.binding import Binding
 from textual.screen import Screen
+
+from quiz.srs.store import StoreError
+
+
+def store_guard(method):
+    """Show a database problem (locked, read-only, damaged) as a notification instead of crashing."""
+
+    @functools.wraps(method)
+    def wrapper(self, *args, **kwargs):
+        try:
+            return method(self, *args, **kwargs)
+        except (sqlite3.Error, StoreError) as exc:
+            self.notify(str(exc), title=self.app.t("store_error"), severity="error", timeout=10)
+            return None
+
+    return wrapper
 
 
 class BaseScreen(Screen):

@@ -13,7 +13,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Header, Markdown, Static, TextArea
 
 from quiz import workspace
-from quiz.tui.screens.base import BaseScreen
+from quiz.tui.screens.base import BaseScreen, store_guard
 from quiz.tui.widgets.keybar import KeyBar
 from quiz.tui.screens.confirm import ConfirmScreen
 
@@ -123,10 +123,7 @@ class ExerciseScreen(BaseScreen):
 
     def show_result(self, result) -> None:
         self.running = False
-        store = self.ctx.store
-        if store is not None:
-            store.record_attempt(result.exercise, self.ctx.services.clock.now(), result.status, result.passed,
-                                 len(result.tests), result.duration_ms)
+        self.record(result)
         colour = {"pass": "green", "fail": "red", "error": "red", "timeout": "yellow"}[result.status]
         lines = [f"[b {colour}]{ICONS[result.status]} {result.status}[/]  {result.passed}/{len(result.tests)} · {result.duration_ms} ms"]
         for t in result.tests:
@@ -137,6 +134,12 @@ class ExerciseScreen(BaseScreen):
         if not result.tests and result.message:
             lines.append(result.message)
         self.query_one("#results", Static).update("\n".join(lines))
+
+    @store_guard
+    def record(self, result) -> None:
+        if self.ctx.store is not None:
+            self.ctx.store.record_attempt(result.exercise, self.ctx.services.clock.now(), result.status,
+                                          result.passed, len(result.tests), result.duration_ms)
 
     def action_hint(self) -> None:
         hints = self.exercise.hints.get(self.lang)

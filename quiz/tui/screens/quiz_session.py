@@ -10,7 +10,7 @@ from textual.containers import VerticalScroll
 from textual.widgets import Header, Markdown, OptionList, Static, TextArea
 
 from quiz.session.quiz import QuizItem, QuizOutcome, QuizSummary, keyword_coverage
-from quiz.tui.screens.base import BaseScreen
+from quiz.tui.screens.base import BaseScreen, store_guard
 from quiz.tui.widgets.keybar import KeyBar
 
 MOCK_SECONDS = 120
@@ -142,6 +142,7 @@ class QuizSessionScreen(BaseScreen):
         feedback.remove_class("hidden")
         self.query_one("#quiz-options", OptionList).disabled = True
 
+    @store_guard
     def action_rate(self, rating: int) -> None:
         if self.item.kind != "question" or not self.revealed or self.answered:
             return
@@ -166,6 +167,7 @@ class QuizSessionScreen(BaseScreen):
             return
         self.finish()
 
+    @store_guard
     def finish(self) -> None:
         from quiz.tui.screens.quiz_summary import QuizSummaryScreen
 

@@ -10,7 +10,7 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.widgets import Button, Header, Markdown, Static
 
 from quiz.srs.scheduler import format_interval
-from quiz.tui.screens.base import BaseScreen
+from quiz.tui.screens.base import BaseScreen, store_guard
 from quiz.tui.widgets.keybar import KeyBar
 
 RATING_KEYS = {1: "again", 2: "hard", 3: "good", 4: "easy"}
@@ -65,6 +65,7 @@ class ReviewScreen(BaseScreen):
             self.query_one(f"#rate-{r}", Button).label = f"{r} {self.t(key)}"
         self.show_next(keep_reveal=True)
 
+    @store_guard
     def show_next(self, keep_reveal: bool = False) -> None:
         if self.session is None:
             return
@@ -115,6 +116,7 @@ class ReviewScreen(BaseScreen):
         if self.current is not None:
             self._set_revealed(True)
 
+    @store_guard
     def action_rate(self, rating: int) -> None:
         if self.current is None or not self.revealed:
             return
@@ -126,17 +128,20 @@ class ReviewScreen(BaseScreen):
         if event.button.id and event.button.id.startswith("rate-"):
             self.action_rate(int(event.button.id.split("-")[1]))
 
+    @store_guard
     def action_undo(self) -> None:
         if self.session is not None and self.session.undo() is not None:
             self.notify(self.t("undo"))
             self.show_next()
 
+    @store_guard
     def action_suspend(self) -> None:
         if self.current is not None:
             self.session.suspend(self.current[0])
             self.notify(f"{self.t('suspend')}: {self.current[0].card_id}")
             self.show_next()
 
+    @store_guard
     def action_bury(self) -> None:
         if self.current is not None:
             self.session.bury(self.current[0])
