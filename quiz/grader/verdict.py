@@ -111,14 +111,9 @@ def judge_reference(name: str, data: dict, expected_outs: list[torch.Tensor], ex
     if len(outs) != len(expected_outs):
         return TestResult(name, FAIL, f"forward returned {len(outs)} tensor(s); expected {len(expected_outs)}")
     for j, (got, exp) in enumerate(zip(outs, expected_outs)):
-        if list(got.shape) != list(exp.shape):
-            return TestResult(name, FAIL, f"output {j} has shape {list(got.shape)}; expected {list(exp.shape)}")
-        bad = worst_mismatch(exp.to(torch.float64), got, atol, rtol)
-        if bad is not None:
-            k, size = bad
-            e, g = float(exp.reshape(-1)[k]), float(got.reshape(-1)[k])
-            hint = " (your output is NaN or inf there: look for overflow, e.g. exp of a large value)" if not torch.isfinite(torch.tensor(g)) else ""
-            return TestResult(name, FAIL, f"forward output at {_index(k, list(exp.shape))} should be {_fmt(e)} but is {_fmt(g)}; largest difference {_fmt(size)}{hint}")
+        problem = _compare(f"output {j}", "forward output", exp, got, atol, rtol)
+        if problem:
+            return TestResult(name, FAIL, problem)
     if expected_grads is not None:
         problem = forward_problems({"no_grad_fn": info.get("no_grad_fn")}, name_of)
         if problem:
@@ -130,15 +125,23 @@ def judge_reference(name: str, data: dict, expected_outs: list[torch.Tensor], ex
             if got_plain is None:
                 return TestResult(name, FAIL, f"no gradient reached {name_of(i)}: backward returned None for it")
             got = I.from_plain(got_plain)
-            if list(got.shape) != list(exp.shape):
-                return TestResult(name, FAIL, f"gradient for {name_of(i)} has shape {list(got.shape)}; expected {list(exp.shape)}")
-            bad = worst_mismatch(exp.to(torch.float64), got, atol, rtol)
-            if bad is not None:
-                k, size = bad
-                e, g = float(exp.reshape(-1)[k]), float(got.reshape(-1)[k])
-                hint = " (NaN or inf: look for inf/inf or 0*inf, e.g. exp of a large value)" if g != g or abs(g) == float("inf") else ""
-                return TestResult(name, FAIL, f"gradient for {name_of(i)} at {_index(k, list(exp.shape))} should be {_fmt(e)} but is {_fmt(g)}; largest difference {_fmt(size)}{hint}")
+            problem = _compare(f"gradient for {name_of(i)}", f"gradient for {name_of(i)}", exp, got, atol, rtol)
+            if problem:
+                return TestResult(name, FAIL, problem)
     return TestResult(name, PASS, "output" + (" and gradients match" if expected_grads is not None else " matches") + " the reference")
+
+
+def _compare(label: str, what: str, exp: torch.Tensor, got: torch.Tensor, atol: float, rtol: float) -> str | None:
+    """None when `got` matches `exp`; else a message naming the worst element, expected vs got."""
+    if list(got.shape) != list(exp.shape):
+        return f"{label} has shape {list(got.shape)}; expected {list(exp.shape)}"
+    bad = worst_mismatch(exp.to(torch.float64), got, atol, rtol)
+    if bad is None:
+        return None
+    k, size = bad
+    e, g = float(exp.reshape(-1)[k]), float(got.reshape(-1)[k])
+    hint = " (NaN or inf there: look for overflow, inf/inf or 0*inf, e.g. exp of a large value)" if g != g or abs(g) == float("inf") else ""
+    return f"{what} at {_index(k, list(exp.shape))} should be {_fmt(e)} but is {_fmt(g)}; largest difference {_fmt(size)}{hint}"
 
 
 def _arg_name(names: list[str], i: int) -> str:
