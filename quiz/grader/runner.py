@@ -95,12 +95,16 @@ class GraderWorker:
             self._send({"op": "ping"})
             return self._read_reply(10)
 
-    def close(self) -> None:
+    def kill(self) -> None:
+        """Stop at once, even in the middle of a grade (which then returns an error result)."""
+        self.close(polite=False)
+
+    def close(self, polite: bool = True) -> None:
         proc, self.proc = self.proc, None
         if proc is None:
             return
         try:
-            if proc.poll() is None and proc.stdin:
+            if polite and proc.poll() is None and proc.stdin:
                 proc.stdin.write(json.dumps({"op": "quit"}) + "\n")
                 proc.stdin.flush()
                 proc.wait(timeout=2)

@@ -188,3 +188,51 @@ async def test_real_grader_from_the_exercise_screen(tmp_path):
             assert context.store.exercise_status() == {"double-fixture": "passed"}
     finally:
         context.services.close()
+
+
+async def test_a_running_check_can_be_cancelled(tmp_path):
+    from tui.harness import make_context
+
+    from quiz.grader.runner import GraderWorker
+
+    context = make_context(tmp_path, grader=GraderWorker)
+    app = QuizApp(context)
+    try:
+        async with app.run_test(size=SIZE) as pilot:
+            app.open_screen("exercise", exercise_id="double-fixture")
+            await pilot.pause()
+            endless = ("import torch\n\nclass Double(torch.autograd.Function):\n    @staticmethod\n"
+                       "    def forward(ctx, x):\n        while True:\n            pass\n")
+            app.screen.query_one("#editor", TextArea).text = endless
+            for _ in range(100):  # until the grader is warm, so the cancel hits a running check
+                if app.screen.grader is not None:
+                    break
+                await pilot.pause(0.1)
+            await pilot.press("ctrl+r")
+            await pilot.pause(0.5)
+            assert app.screen.running
+            await pilot.press("ctrl+x")
+            await app.workers.wait_for_complete()
+            await pilot.pause()
+            assert "cancelled" in str(app.screen.query_one("#results", Static).render())
+            assert not app.screen.running
+    finally:
+        context.services.close()
+
+
+async def test_bad_content_file_is_reported_in_the_app(tmp_path):
+    from tui.harness import FIXTURES, make_context
+
+    pack = tmp_path / "pack"
+    pack.mkdir()
+    (pack / "broken.yaml").write_text("format_version: 1\nid: [\n", encoding="utf-8")
+    context = make_context(tmp_path, roots=[FIXTURES / "srs-pack", FIXTURES / "exercises", pack])
+    app = QuizApp(context)
+    try:
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            assert app.screen.__class__.__name__ == "HomeScreen"
+            assert any("broken.yaml" in str(n.message) for n in app._notifications)
+            assert len(context.bank.questions) == 6
+    finally:
+        context.services.close()

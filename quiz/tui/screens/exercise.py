@@ -10,7 +10,7 @@ from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.widgets import Header, Markdown, Static, TextArea
+from textual.widgets import Header, LoadingIndicator, Markdown, Static, TextArea
 
 from quiz import workspace
 from quiz.tui.screens.base import BaseScreen, store_guard
@@ -29,6 +29,7 @@ class ExerciseScreen(BaseScreen):
         Binding("ctrl+t", "reset", "Reset", id="exercise.reset", priority=True),
         Binding("ctrl+o", "solution", "Solution", id="exercise.solution", priority=True),
         Binding("ctrl+b", "external_editor", "$EDITOR", id="exercise.editor", priority=True),
+        Binding("ctrl+x", "cancel_checks", "Cancel", id="exercise.cancel", priority=True, show=False),
     ]
 
     def __init__(self, exercise_id: str):
@@ -37,6 +38,7 @@ class ExerciseScreen(BaseScreen):
         self.hints_shown = 0
         self.grader = None
         self.running = False
+        self.cancelled = False
         self.path = None
 
     @property
@@ -53,6 +55,7 @@ class ExerciseScreen(BaseScreen):
             with Vertical(id="exercise-right"):
                 yield Static(str(self.path), classes="muted")
                 yield TextArea.code_editor(self.path.read_text(encoding="utf-8"), language="python", id="editor")
+                yield LoadingIndicator(id="grading", classes="hidden")
                 yield Static(id="results")
         yield KeyBar()
 
@@ -100,29 +103,48 @@ class ExerciseScreen(BaseScreen):
         if self.running:
             return
         self.action_save()
-        self.running = True
-        self.query_one("#results", Static).update(f"[b]{self.t('running')}[/b]")
+        self.running, self.cancelled = True, False
+        self.query_one("#grading").remove_class("hidden")
+        self.query_one("#results", Static).update(f"[b]{self.t('running')}[/b]  ctrl+x: cancel")
         self.run_checks()
+
+    def action_cancel_checks(self) -> None:
+        """Stop a grade in progress: the grader process is ended and a fresh one started."""
+        if not self.running:
+            return
+        self.cancelled = True
+        grader, self.grader = self.grader, None
+        if grader is not None:
+            grader.kill()
+            self.start_grader()
 
     @work(thread=True, exclusive=True, group="grader")
     def run_checks(self) -> None:
         try:
-            while self.grader is None:
-                import time
+            import time
 
+            while self.grader is None and not self.cancelled:
                 time.sleep(0.05)
+            if self.cancelled:
+                self.app.call_from_thread(self.show_error, "cancelled")
+                return
             ex = self.exercise
             result = self.grader.grade(ex.model_dump(), self.ctx.bank.exercise_dirs[ex.id], self.path)
-            self.app.call_from_thread(self.show_result, result)
+            if self.cancelled:
+                self.app.call_from_thread(self.show_error, "cancelled")
+            else:
+                self.app.call_from_thread(self.show_result, result)
         except Exception as exc:  # noqa: BLE001 - a grader crash is shown in the app
             self.app.call_from_thread(self.show_error, str(exc))
 
     def show_error(self, message: str) -> None:
         self.running = False
+        self.query_one("#grading").add_class("hidden")
         self.query_one("#results", Static).update(f"[red]grader: {message}[/red]")
 
     def show_result(self, result) -> None:
         self.running = False
+        self.query_one("#grading").add_class("hidden")
         self.record(result)
         colour = {"pass": "green", "fail": "red", "error": "red", "timeout": "yellow"}[result.status]
         lines = [f"[b {colour}]{ICONS[result.status]} {result.status}[/]  {result.passed}/{len(result.tests)} · {result.duration_ms} ms"]
