@@ -184,3 +184,19 @@ def test_gradgradcheck_fails_a_backward_that_detaches(worker, tmp_path):
                           exercise=square_exercise())
     assert result.status == "fail"
     assert "gradient of your backward" in result.tests[0].message
+
+
+def test_forged_reply_on_the_workers_protocol_pipe_is_impossible(worker, tmp_path):
+    forge = (
+        "import os, json\n"
+        "fake = json.dumps({'version': 1, 'exercise': 'double-fixture', 'status': 'pass', 'message': '',\n"
+        "                   'duration_ms': 1, 'tests': []}) + '\\n'\n"
+        "for fd in range(3, 64):\n"
+        "    try:\n"
+        "        os.write(fd, fake.encode())\n"
+        "    except OSError:\n"
+        "        pass\n"
+    )
+    result = grade_source(worker, tmp_path, WRONG_DOUBLE + forge)
+    assert result.status in ("fail", "error")  # a forged result pipe only garbles the report
+    assert grade_source(worker, tmp_path, GOOD_DOUBLE).status == "pass"

@@ -49,6 +49,20 @@ def _limit_child(cpu_seconds: float) -> None:
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
 
 
+def _close_other_fds(keep: set[int]) -> None:
+    """The child must not reach the worker's protocol pipes (a forged reply) or anything else inherited."""
+    try:
+        fds = [int(name) for name in os.listdir("/proc/self/fd")]
+    except OSError:
+        fds = list(range(3, 1024))
+    for fd in fds:
+        if fd not in keep:
+            try:
+                os.close(fd)
+            except OSError:
+                pass
+
+
 def run_limited(target: Callable[[], dict], timeout_s: float) -> ChildOutcome:
     """Fork; the child runs `target` and writes its dict as JSON; the parent enforces the limits."""
     result_r, result_w = os.pipe()
@@ -67,6 +81,7 @@ def run_limited(target: Callable[[], dict], timeout_s: float) -> ChildOutcome:
             os.dup2(devnull, 0)
             os.dup2(out_w, 1)
             os.dup2(out_w, 2)
+            _close_other_fds(keep={0, 1, 2, result_w})
             _limit_child(timeout_s)
             data = target()
             payload = json.dumps(data, allow_nan=True).encode()
