@@ -4,7 +4,6 @@ import sys
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
-from quiz.srs.cardstate import CardState
 from quiz.srs.scheduler import FsrsScheduler
 from quiz.srs.store import Store
 

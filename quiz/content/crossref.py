@@ -53,7 +53,7 @@ def check(bank: Bank, strict: bool) -> None:
         for i, qid in enumerate(ex.questions):
             if qid not in bank.questions:
                 out.append(at(path, ("questions", i), f"unknown question id '{qid}'"))
-    _module_problems(bank, strict)
+    _module_problems(bank)
 
 
 def _unique(out: list[Problem], path: Path, key: str, ids: list[str]) -> None:
@@ -73,7 +73,7 @@ def _choice_problem(choice: Choice) -> str | None:
     return None
 
 
-def _module_problems(bank: Bank, strict: bool) -> None:
+def _module_problems(bank: Bank) -> None:
     seen: dict[int, str] = {}
     for module in bank.ordered_modules():
         if module.number in seen:

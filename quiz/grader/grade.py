@@ -15,7 +15,6 @@ from quiz.grader.mistakes import explain
 from quiz.grader.results import ERROR, FAIL, PASS, TIMEOUT, Result, TestResult, overall
 from quiz.grader.sandbox import ChildOutcome, run_limited
 
-LEARNER_FILE = "<your file>"
 
 
 def check_name(check: dict) -> str:

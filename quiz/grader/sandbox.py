@@ -9,7 +9,7 @@ import selectors
 import signal
 import time
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Callable
 
 OUTPUT_CAP = 16 * 1024
 RESULT_CAP = 64 * 1024 * 1024

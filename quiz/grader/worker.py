@@ -14,7 +14,6 @@ import types
 from pathlib import Path
 from typing import Any
 
-LEARNER_NAME = "learner"
 
 
 def _protocol_out():

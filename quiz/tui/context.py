@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Callable
 
 from quiz.config import Settings
@@ -16,7 +16,6 @@ class AppContext:
     services: object | None  # quiz.services.Services, or None when the store could not be opened
     store_error: str | None = None
     grader_factory: Callable[[], object] | None = None
-    extra: dict = field(default_factory=dict)
 
     @property
     def store(self):
