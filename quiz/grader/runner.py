@@ -80,9 +80,10 @@ class GraderWorker:
                 self.start()
             limit = float(exercise.get("time_limit_s", 10)) + SLACK_S
             request = {"op": "grade", "exercise": exercise, "dir": str(folder), "file": str(Path(file).resolve())}
+            proc = self.proc  # kill() may clear self.proc from another thread meanwhile
             try:
-                self._send(request)
-                reply = self._read_reply(limit)
+                self._send(request, proc)
+                reply = self._read_reply(limit, proc)
             except GraderError as exc:
                 self.close()
                 return Result(exercise["id"], ERROR, f"the grader stopped answering and was restarted: {exc}")
@@ -92,8 +93,9 @@ class GraderWorker:
 
     def ping(self) -> dict:
         with self._lock:
-            self._send({"op": "ping"})
-            return self._read_reply(10)
+            proc = self.proc
+            self._send({"op": "ping"}, proc)
+            return self._read_reply(10, proc)
 
     def kill(self) -> None:
         """Stop at once, even in the middle of a grade (which then returns an error result)."""
@@ -123,26 +125,32 @@ class GraderWorker:
             except OSError:
                 pass
 
-    def _send(self, request: dict) -> None:
-        assert self.proc is not None and self.proc.stdin is not None
+    def _send(self, request: dict, proc: subprocess.Popen | None = None) -> None:
+        proc = proc or self.proc
+        if proc is None or proc.stdin is None:
+            raise GraderError("the worker is not running")
         try:
-            self.proc.stdin.write(json.dumps(request) + "\n")
-            self.proc.stdin.flush()
-        except (BrokenPipeError, OSError) as exc:
+            proc.stdin.write(json.dumps(request) + "\n")
+            proc.stdin.flush()
+        except (OSError, ValueError) as exc:
             raise GraderError(f"cannot write to the worker: {exc}") from exc
 
-    def _read_reply(self, timeout: float) -> dict:
-        assert self.proc is not None and self.proc.stdout is not None
+    def _read_reply(self, timeout: float, proc: subprocess.Popen | None = None) -> dict:
+        proc = proc or self.proc
+        if proc is None or proc.stdout is None:
+            raise GraderError("the worker is not running")
         sel = selectors.DefaultSelector()
-        sel.register(self.proc.stdout, selectors.EVENT_READ)
         try:
+            sel.register(proc.stdout, selectors.EVENT_READ)
             if not sel.select(timeout=timeout):
                 raise GraderError(f"no answer within {timeout:g} s")
-            line = self.proc.stdout.readline()
+            line = proc.stdout.readline()
+        except (OSError, ValueError) as exc:  # the pipe was closed under us (the worker was killed)
+            raise GraderError(f"the worker went away: {exc}") from exc
         finally:
             sel.close()
         if not line:
-            raise GraderError(f"the worker exited (status {self.proc.poll()})")
+            raise GraderError(f"the worker exited (status {proc.poll()})")
         try:
             return json.loads(line)
         except ValueError as exc:

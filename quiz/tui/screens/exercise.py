@@ -135,12 +135,12 @@ class ExerciseScreen(BaseScreen):
             else:
                 self.app.call_from_thread(self.show_result, result)
         except Exception as exc:  # noqa: BLE001 - a grader crash is shown in the app
-            self.app.call_from_thread(self.show_error, str(exc))
+            self.app.call_from_thread(self.show_error, "cancelled" if self.cancelled else f"grader: {exc}")
 
     def show_error(self, message: str) -> None:
         self.running = False
         self.query_one("#grading").add_class("hidden")
-        self.query_one("#results", Static).update(f"[red]grader: {message}[/red]")
+        self.query_one("#results", Static).update(f"[red]{message}[/red]")
 
     def show_result(self, result) -> None:
         self.running = False
