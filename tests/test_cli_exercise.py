@@ -1,0 +1,73 @@
+"""`quiz exercise`, `quiz check` and `quiz watch` as a learner uses them."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+
+from quiz import paths
+
+SILU = paths.builtin_content_dir() / "01-pytorch-internals" / "exercises" / "silu-function"
+
+
+def quiz(*args, home, stdin=None, timeout=120):
+    env = dict(os.environ, QUIZ_HOME=str(home))
+    return subprocess.run([sys.executable, "-m", "quiz", "--lang", "en", *args], env=env, input=stdin,
+                          capture_output=True, text=True, timeout=timeout)
+
+
+def test_start_check_hint_and_solution(isolated_home):
+    started = quiz("exercise", "start", "silu-function", home=isolated_home)
+    workspace = isolated_home / "workspace" / "silu_function.py"
+    assert started.returncode == 0 and str(workspace) in started.stdout
+    assert workspace.read_text() == (SILU / "starter.py").read_text()
+    failing = quiz("check", "silu-function", "--json", home=isolated_home)
+    assert failing.returncode == 1 and json.loads(failing.stdout)["status"] == "fail"
+    assert "hint 1/3" in quiz("exercise", "hint", "silu-function", home=isolated_home).stdout
+    assert "hint 2/3" in quiz("exercise", "hint", "silu-function", home=isolated_home).stdout
+    refused = quiz("exercise", "solution", "silu-function", home=isolated_home, stdin="n\n")
+    assert refused.returncode != 0 and "save_for_backward" not in refused.stdout
+    shutil.copyfile(SILU / "solution.py", workspace)
+    passing = quiz("check", "silu-function", home=isolated_home)
+    assert passing.returncode == 0 and "pass" in passing.stdout
+    listing = quiz("exercise", "list", home=isolated_home).stdout
+    assert any(line.startswith("silu-function") and "passed" in line for line in listing.splitlines())
+    assert "save_for_backward" in quiz("exercise", "solution", "silu-function", home=isolated_home).stdout
+    reset = quiz("exercise", "reset", "silu-function", "--yes", home=isolated_home)
+    assert reset.returncode == 0 and workspace.read_text() == (SILU / "starter.py").read_text()
+    assert list(workspace.parent.glob("silu_function.*.bak"))
+
+
+def test_check_usage_errors_exit_2(isolated_home, tmp_path):
+    assert quiz("check", "no-such-exercise", home=isolated_home).returncode == 2
+    assert quiz("check", "silu-function", str(tmp_path / "missing.py"), home=isolated_home).returncode == 2
+
+
+def test_watch_regrades_on_save(isolated_home):
+    env = dict(os.environ, QUIZ_HOME=str(isolated_home), PYTHONUNBUFFERED="1")
+    proc = subprocess.Popen([sys.executable, "-m", "quiz", "--lang", "en", "watch", "silu-function"], env=env,
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    seen = []
+    try:
+        deadline = time.monotonic() + 90
+        saved = False
+        for line in proc.stdout:
+            seen.append(line)
+            if "fail" in line and not saved:
+                time.sleep(0.5)
+                shutil.copyfile(SILU / "solution.py", isolated_home / "workspace" / "silu_function.py")
+                saved = True
+            if "passed! press n" in line:
+                proc.stdin.write("q\n")
+                proc.stdin.flush()
+                break
+            assert time.monotonic() < deadline, "".join(seen)
+        assert proc.wait(timeout=30) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert saved and any("passed! press n" in line for line in seen)
