@@ -42,6 +42,22 @@ PATTERNS = [
         lambda m: "forward changed an input in place; compute the result in a new tensor instead.",
     ),
     (
+        re.compile(r"forward\(\) missing (\d+) required positional argument"),
+        lambda m: (
+            f"forward did not receive all its parameters ({m[1]} missing). Function.apply(...) passes ctx first "
+            "and then exactly the inputs given to apply, unless the class defines setup_context: then forward "
+            "takes the inputs only (no ctx) and setup_context(ctx, inputs, output) saves what backward needs. "
+            "Use one style or the other."
+        ),
+    ),
+    (
+        re.compile(r"forward\(\) takes (\d+) positional arguments? but (\d+) (?:was|were) given"),
+        lambda m: (
+            f"forward takes {m[1]} parameter(s) but was called with {m[2]}: it gets ctx plus one parameter per "
+            "input given to apply(...) (or the inputs only, without ctx, when the class defines setup_context)."
+        ),
+    ),
+    (
         re.compile(r"You must implement either the backward or vjp method"),
         lambda m: "backward is not implemented: define a @staticmethod backward(ctx, grad_output).",
     ),

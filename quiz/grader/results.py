@@ -6,6 +6,13 @@ from dataclasses import asdict, dataclass, field
 
 RESULTS_VERSION = 1
 PASS, FAIL, ERROR, TIMEOUT = "pass", "fail", "error", "timeout"
+STATUSES = (PASS, FAIL, ERROR, TIMEOUT)
+
+
+def safe_text(value: object, limit: int = 20_000) -> str:
+    """Learner text as valid UTF-8: lone surrogates and undecodable bytes become U+FFFD."""
+    text = value if isinstance(value, str) else str(value)
+    return text[:limit].encode("utf-8", "replace").decode("utf-8", "replace")
 
 
 @dataclass
@@ -16,7 +23,7 @@ class TestResult:
     output: str = ""
 
     def to_dict(self) -> dict:
-        return asdict(self)
+        return {k: safe_text(v) for k, v in asdict(self).items()}
 
 
 @dataclass
@@ -27,6 +34,7 @@ class Result:
     duration_ms: int = 0
     tests: list[TestResult] = field(default_factory=list)
     version: int = RESULTS_VERSION
+    protections: list[str] = field(default_factory=list)  # the fences the check's process ran under
 
     @property
     def passed(self) -> int:
@@ -35,22 +43,32 @@ class Result:
     def to_dict(self) -> dict:
         return {
             "version": self.version,
-            "exercise": self.exercise,
+            "exercise": safe_text(self.exercise),
             "status": self.status,
-            "message": self.message,
+            "message": safe_text(self.message),
             "duration_ms": self.duration_ms,
             "tests": [t.to_dict() for t in self.tests],
+            "protections": [safe_text(p) for p in self.protections],
         }
 
     @classmethod
     def from_dict(cls, data: dict) -> "Result":
+        """Strict: a reply that is not exactly a results object raises ValueError."""
+        if not isinstance(data, dict) or data.get("status") not in STATUSES or not isinstance(data.get("tests"), list):
+            raise ValueError("not a results object")
+        tests = []
+        for t in data["tests"]:
+            if not isinstance(t, dict) or set(t) != {"name", "status", "message", "output"} or t["status"] not in STATUSES:
+                raise ValueError("not a test result")
+            tests.append(TestResult(**{k: safe_text(v) for k, v in t.items()}))
         return cls(
-            exercise=data["exercise"],
+            exercise=safe_text(data["exercise"]),
             status=data["status"],
-            message=data.get("message", ""),
+            message=safe_text(data.get("message", "")),
             duration_ms=int(data.get("duration_ms", 0)),
-            tests=[TestResult(**t) for t in data.get("tests", [])],
+            tests=tests,
             version=int(data.get("version", RESULTS_VERSION)),
+            protections=[safe_text(p) for p in data.get("protections", [])],
         )
 
 

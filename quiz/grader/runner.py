@@ -8,9 +8,9 @@ import os
 import selectors
 import subprocess
 import sys
-import tempfile
 import threading
 import time
+import uuid
 from pathlib import Path
 
 from quiz.grader.results import ERROR, Result
@@ -18,7 +18,11 @@ from quiz.grader.results import ERROR, Result
 log = logging.getLogger(__name__)
 
 START_TIMEOUT_S = 120.0
-SLACK_S = 15.0
+SLACK_S = 75.0  # on top of the exercise's limit: the judge's own time and the forks
+
+# `python -I` ignores PYTHON* variables, the user's site-packages and the working directory, so the worker
+# imports this package from where it is installed and nothing a learner's code could have written.
+BOOT = "import sys; sys.path.insert(0, sys.argv[1]); from quiz.grader.worker import main; main()"
 
 
 class GraderError(RuntimeError):
@@ -33,7 +37,7 @@ class GraderWorker:
         self.proc: subprocess.Popen | None = None
         self.start_ms: int | None = None
         self._lock = threading.Lock()
-        self._scratch = tempfile.TemporaryDirectory(prefix="quiz-grader-")
+        self.protections: list[str] = []
 
     def __enter__(self) -> "GraderWorker":
         self.start()
@@ -51,25 +55,28 @@ class GraderWorker:
         if self.alive:
             return self.start_ms or 0
         began = time.perf_counter()
-        env = {k: v for k, v in os.environ.items() if k not in ("QUIZ_HOME", "QUIZ_CONTENT_PATH")}
-        env["PYTHONUNBUFFERED"] = "1"
+        env = {k: v for k, v in os.environ.items() if not k.startswith(("QUIZ_", "PYTHON"))}
         package_root = str(Path(__file__).resolve().parents[2])
-        env["PYTHONPATH"] = package_root + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
         self.proc = subprocess.Popen(
-            [self.python, "-m", "quiz.grader.worker"],
+            [self.python, "-I", "-u", "-c", BOOT, package_root],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL,
-            cwd=self._scratch.name,
+            cwd="/",
             env=env,
             text=True,
             encoding="utf-8",
             start_new_session=True,
         )
-        reply = self._read_reply(START_TIMEOUT_S)
-        if not reply.get("ready"):
+        try:
+            reply = self._read_reply(START_TIMEOUT_S)
+        except GraderError:
             self.close()
-            raise GraderError(f"the grader worker did not start: {reply}")
+            raise
+        if reply.get("ready") is not True:
+            self.close()
+            raise GraderError(f"the grader worker did not start: {str(reply)[:200]}")
+        self.protections = [str(p) for p in reply.get("protections", [])]
         self.start_ms = int((time.perf_counter() - began) * 1000)
         return self.start_ms
 
@@ -79,23 +86,38 @@ class GraderWorker:
             if not self.alive:
                 self.start()
             limit = float(exercise.get("time_limit_s", 10)) + SLACK_S
-            request = {"op": "grade", "exercise": exercise, "dir": str(folder), "file": str(Path(file).resolve())}
-            proc = self.proc  # kill() may clear self.proc from another thread meanwhile
+            request = {"op": "grade", "exercise": exercise, "dir": str(folder), "file": str(Path(file).absolute())}
             try:
-                self._send(request, proc)
-                reply = self._read_reply(limit, proc)
+                reply = self._exchange(request, limit)
             except GraderError as exc:
-                self.close()
                 return Result(exercise["id"], ERROR, f"the grader stopped answering and was restarted: {exc}")
             if "error" in reply:
-                return Result(exercise["id"], ERROR, f"grader problem: {reply['error']}")
-            return Result.from_dict(reply)
+                return Result(exercise["id"], ERROR, f"grader problem: {str(reply['error'])[:500]}")
+            reply.pop("id", None)
+            try:
+                return Result.from_dict(reply)
+            except (ValueError, TypeError, KeyError):
+                self.close()
+                return Result(exercise["id"], ERROR, "the grader's reply was not a result; the grader was restarted")
 
     def ping(self) -> dict:
         with self._lock:
-            proc = self.proc
-            self._send({"op": "ping"}, proc)
-            return self._read_reply(10, proc)
+            return self._exchange({"op": "ping"}, 10)
+
+    def _exchange(self, request: dict, timeout: float) -> dict:
+        """Send one request with a fresh id and read its reply; anything else restarts the worker."""
+        proc = self.proc  # kill() may clear self.proc from another thread meanwhile
+        request_id = uuid.uuid4().hex
+        try:
+            self._send(dict(request, id=request_id), proc)
+            reply = self._read_reply(timeout, proc)
+        except GraderError:
+            self.close()
+            raise
+        if not isinstance(reply, dict) or reply.get("id") != request_id:
+            self.close()
+            raise GraderError("a reply did not match its request")
+        return reply
 
     def kill(self) -> None:
         """Stop at once, even in the middle of a grade (which then returns an error result)."""

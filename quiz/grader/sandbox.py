@@ -1,29 +1,88 @@
-"""Run a function in a forked child under limits: own process group, timeout, CPU and memory caps, capped output."""
+"""Run a function in a forked, fenced child: its own session and PID namespace, no capabilities,
+Landlock, rlimits, a wall-clock timeout; what it reports comes back as JSON lines, capped."""
 
 from __future__ import annotations
 
+import ctypes
 import json
 import os
 import resource
 import selectors
 import signal
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Callable
+
+from quiz.grader import landlock
 
 OUTPUT_CAP = 16 * 1024
 RESULT_CAP = 64 * 1024 * 1024
 MEMORY_HEADROOM = 2 * 1024**3
+FILE_SIZE_CAP = 64 * 1024**2
+MAX_PROCESSES = 32
+NOBODY = 65534
+
+_PR_SET_PDEATHSIG, _PR_SET_DUMPABLE, _PR_SET_CHILD_SUBREAPER = 1, 4, 36
+_CLONE_NEWUSER, _CLONE_NEWPID = 0x10000000, 0x20000000
+
+Emit = Callable[[dict], None]
 
 
 @dataclass
 class ChildOutcome:
-    data: dict | None  # what the child reported, None if it reported nothing
-    output: str  # captured stdout+stderr, cut to OUTPUT_CAP
-    timed_out: bool
-    exit_code: int | None
-    signal: int | None
-    duration_ms: int
+    records: list[dict] = field(default_factory=list)  # every well-formed JSON object line the child wrote
+    output: str = ""  # captured stdout+stderr, cut to OUTPUT_CAP
+    timed_out: bool = False
+    exit_code: int | None = None
+    signal: int | None = None
+    duration_ms: int = 0
+    garbled: bool = False  # the result stream held something that is not a JSON object per line
+
+
+def _libc():
+    return ctypes.CDLL(None, use_errno=True)
+
+
+def _prctl(option: int, value: int) -> bool:
+    try:
+        return _libc().prctl(option, value, 0, 0, 0) == 0
+    except (OSError, AttributeError):
+        return False
+
+
+def harden_worker() -> list[str]:
+    """For the worker itself: not dumpable (no ptrace or /proc/<pid>/mem from the same uid), and the
+    reaper of every orphan its checks leave behind."""
+    done = []
+    if _prctl(_PR_SET_DUMPABLE, 0):
+        done.append("worker-not-dumpable")
+    if _prctl(_PR_SET_CHILD_SUBREAPER, 1):
+        done.append("subreaper")
+    return done
+
+
+def _can_unshare_pids() -> bool:
+    pid = os.fork()
+    if pid == 0:
+        flags = _CLONE_NEWPID | (0 if os.geteuid() == 0 else _CLONE_NEWUSER)
+        os._exit(0 if _libc().unshare(flags) == 0 else 1)
+    _, status = os.waitpid(pid, 0)
+    return os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0
+
+
+def probe() -> list[str]:
+    """The fences a check's child gets on this machine (see `_fence`)."""
+    fences = ["rlimits", "own-session", "parent-death-signal"]
+    if _can_unshare_pids():
+        fences.append("pid-namespace")
+    if os.geteuid() == 0:
+        fences.append("uid-nobody")
+    elif "pid-namespace" in fences:
+        fences.append("user-namespace")
+    abi = landlock.abi_version()
+    if abi:
+        fences += ["landlock-fs", "landlock-ptrace"] + (["landlock-net"] if abi >= 4 else []) + (["landlock-signals"] if abi >= 6 else [])
+    return fences
 
 
 def _vm_size() -> int:
@@ -37,20 +96,28 @@ def _vm_size() -> int:
     return 0
 
 
-def _limit_child(cpu_seconds: float) -> None:
+def _set_limit(which: int, value: int) -> None:
+    try:
+        resource.setrlimit(which, (value, value))
+    except (ValueError, OSError):
+        pass
+
+
+def _limit(cpu_seconds: float) -> None:
     cpu = max(1, int(cpu_seconds) + 1)
-    resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))
+    try:
+        resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))
+    except (ValueError, OSError):
+        pass
     vm = _vm_size()
     if vm:
-        try:
-            resource.setrlimit(resource.RLIMIT_AS, (vm + MEMORY_HEADROOM, vm + MEMORY_HEADROOM))
-        except (ValueError, OSError):
-            pass
-    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+        _set_limit(resource.RLIMIT_AS, vm + MEMORY_HEADROOM)
+    _set_limit(resource.RLIMIT_CORE, 0)
+    _set_limit(resource.RLIMIT_FSIZE, FILE_SIZE_CAP)
 
 
 def _close_other_fds(keep: set[int]) -> None:
-    """The child must not reach the worker's protocol pipes (a forged reply) or anything else inherited."""
+    """The child must reach none of the worker's descriptors (its protocol pipes above all)."""
     try:
         fds = [int(name) for name in os.listdir("/proc/self/fd")]
     except OSError:
@@ -63,39 +130,114 @@ def _close_other_fds(keep: set[int]) -> None:
                 pass
 
 
-def run_limited(target: Callable[[], dict], timeout_s: float) -> ChildOutcome:
-    """Fork; the child runs `target` and writes its dict as JSON; the parent enforces the limits."""
+def _enter_pid_namespace() -> bool:
+    """unshare a PID namespace (inside a user namespace when not root); the next fork is its init."""
+    uid, gid = os.geteuid(), os.getegid()
+    flags = _CLONE_NEWPID | (0 if uid == 0 else _CLONE_NEWUSER)
+    if _libc().unshare(flags) != 0:
+        return False
+    if uid != 0:
+        try:
+            for name, text in (("setgroups", "deny"), ("uid_map", f"{uid} {uid} 1"), ("gid_map", f"{gid} {gid} 1")):
+                with open(f"/proc/self/{name}", "w") as fh:
+                    fh.write(text)
+        except OSError:
+            pass
+    return True
+
+
+def _become_pid_one() -> None:
+    """Fork the namespace's init, which goes on to run the check; this process waits and mirrors its end.
+    When the init dies the kernel kills everything else in the namespace, whatever reparenting or
+    setsid the learner's code did."""
+    init = os.fork()
+    if init == 0:
+        _prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+        return
+    _close_other_fds(keep=set())
+    while True:
+        try:
+            _, status = os.waitpid(init, 0)
+            break
+        except ChildProcessError:
+            os._exit(3)
+        except InterruptedError:
+            continue
+    if os.WIFSIGNALED(status):
+        sig = os.WTERMSIG(status)
+        signal.signal(sig, signal.SIG_DFL)
+        os.kill(os.getpid(), sig)
+    os._exit(os.WEXITSTATUS(status) if os.WIFEXITED(status) else 3)
+
+
+def _drop_privileges(scratch: str) -> None:
+    if os.geteuid() != 0:
+        return
+    os.setgroups([])
+    os.setresgid(NOBODY, NOBODY, NOBODY)
+    os.setresuid(NOBODY, NOBODY, NOBODY)
+    _set_limit(resource.RLIMIT_NPROC, MAX_PROCESSES)
+
+
+def prepare_scratch(path: str) -> None:
+    """A folder the fenced child (maybe uid nobody) may write to."""
+    os.makedirs(path, mode=0o700, exist_ok=True)
+    if os.geteuid() == 0:
+        os.chown(path, NOBODY, NOBODY)
+        parent = os.path.dirname(path)
+        for _ in range(2):  # the grade's folder and the worker's scratch root: traversable, not listable
+            os.chmod(parent, 0o711)
+            parent = os.path.dirname(parent)
+
+
+def _fence(scratch: str, cpu_seconds: float, pids: bool) -> None:
+    if pids and _enter_pid_namespace():
+        _become_pid_one()
+    _limit(cpu_seconds)
+    os.chdir(scratch)
+    os.environ["TMPDIR"] = scratch
+    landlock.restrict([scratch])
+    _drop_privileges(scratch)
+
+
+def run_limited(target: Callable[[Emit], None], timeout_s: float, scratch: str, pids: bool = True) -> ChildOutcome:
+    """Fork; the child fences itself and runs `target(emit)`, each `emit(dict)` one JSON line back."""
     result_r, result_w = os.pipe()
     out_r, out_w = os.pipe()
     start = time.perf_counter()
+    parent = os.getpid()
     pid = os.fork()
     if pid == 0:  # child
         code = 0
         try:
-            os.setpgid(0, 0)
-            os.close(result_r)
-            os.close(out_r)
-            for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGPIPE):
+            os.setsid()
+            _prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+            if os.getppid() != parent:
+                os._exit(3)
+            for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGPIPE, signal.SIGCHLD):
                 signal.signal(sig, signal.SIG_DFL)
             devnull = os.open(os.devnull, os.O_RDONLY)
             os.dup2(devnull, 0)
             os.dup2(out_w, 1)
             os.dup2(out_w, 2)
             _close_other_fds(keep={0, 1, 2, result_w})
-            _limit_child(timeout_s)
-            data = target()
-            payload = json.dumps(data, allow_nan=True).encode()
-            with os.fdopen(result_w, "wb") as fh:
-                fh.write(payload)
+            _fence(scratch, timeout_s, pids)
+            sink = os.fdopen(result_w, "wb", buffering=0)
+
+            def emit(record: dict) -> None:
+                sink.write(json.dumps(record, allow_nan=True, ensure_ascii=True).encode() + b"\n")
+
+            target(emit)
         except BaseException:  # noqa: BLE001 - the child must never return into the worker's loop
             code = 3
+            try:
+                import traceback
+
+                traceback.print_exc(limit=4)
+            except BaseException:  # noqa: BLE001
+                pass
         finally:
             os._exit(code)
-    # parent (the worker)
-    try:
-        os.setpgid(pid, pid)
-    except OSError:
-        pass  # the child already did it, or already exited
     os.close(result_w)
     os.close(out_w)
     return _supervise(pid, result_r, out_r, start, timeout_s)
@@ -113,7 +255,7 @@ def _supervise(pid: int, result_r: int, out_r: int, start: float, timeout_s: flo
     timed_out = exited = False
     while True:
         if not exited and _exited(pid):
-            exited = True  # not reaped yet, so its process group id stays valid for the kill below
+            exited = True
             if pidfd is not None:
                 sel.unregister(pidfd)
         pipes_open = any(k.data != "exit" for k in sel.get_map().values())
@@ -140,32 +282,45 @@ def _supervise(pid: int, result_r: int, out_r: int, start: float, timeout_s: flo
                 cut += len(chunk) - min(room, len(chunk))
         if exited and not events:
             break  # the child is gone; a grandchild may still hold the pipes open
-    _kill_group(pid)
+    _kill(pid)
     _, status = os.waitpid(pid, 0)
+    reap_orphans()
     sel.close()
     for fd in (result_r, out_r) + ((pidfd,) if pidfd is not None else ()):
         os.close(fd)
     text = output.decode("utf-8", "replace")
     if cut:
         text += f"\n[output cut: {cut} more bytes not shown]"
-    data = None
-    if result and not timed_out:
-        try:
-            data = json.loads(result.decode("utf-8", "replace"))
-        except ValueError:
-            data = None
+    records, garbled = _parse_records(bytes(result))
     return ChildOutcome(
-        data=data if isinstance(data, dict) else None,
+        records=records,
         output=text,
         timed_out=timed_out,
         exit_code=os.WEXITSTATUS(status) if os.WIFEXITED(status) else None,
         signal=os.WTERMSIG(status) if os.WIFSIGNALED(status) else None,
         duration_ms=int((time.perf_counter() - start) * 1000),
+        garbled=garbled,
     )
 
 
+def _parse_records(raw: bytes) -> tuple[list[dict], bool]:
+    records, garbled = [], False
+    for line in raw.split(b"\n"):
+        if not line:
+            continue
+        try:
+            record = json.loads(line.decode("utf-8"))
+        except ValueError:
+            garbled = True
+            continue
+        if isinstance(record, dict):
+            records.append(record)
+        else:
+            garbled = True
+    return records, garbled
+
+
 def _pidfd(pid: int) -> int | None:
-    """A descriptor that becomes readable when the child exits (Linux 5.3+), else None (then we poll)."""
     try:
         return os.pidfd_open(pid)
     except (AttributeError, OSError):
@@ -173,13 +328,54 @@ def _pidfd(pid: int) -> int | None:
 
 
 def _exited(pid: int) -> bool:
-    info = os.waitid(os.P_PID, pid, os.WEXITED | os.WNOHANG | os.WNOWAIT)
-    return info is not None
+    return os.waitid(os.P_PID, pid, os.WEXITED | os.WNOHANG | os.WNOWAIT) is not None
 
 
-def _kill_group(pgid: int) -> None:
-    """Kill the child's whole process group: the child and anything it started."""
+def _kill(pid: int) -> None:
+    """The child's session (its process group) and the child itself; its PID namespace dies with its init."""
+    for kill in (lambda: os.killpg(pid, signal.SIGKILL), lambda: os.kill(pid, signal.SIGKILL)):
+        try:
+            kill()
+        except (ProcessLookupError, PermissionError):
+            pass
+
+
+def reap_orphans(rounds: int = 50) -> int:
+    """Kill and reap every process left as this process's child (as subreaper, orphans come here)."""
+    me, killed = os.getpid(), 0
+    for _ in range(rounds):
+        kids = _children_of(me)
+        if not kids:
+            break
+        for kid in kids:
+            try:
+                os.kill(kid, signal.SIGKILL)
+                killed += 1
+            except (ProcessLookupError, PermissionError):
+                pass
+        for kid in kids:
+            try:
+                os.waitpid(kid, 0)
+            except ChildProcessError:
+                pass
+    return killed
+
+
+def _children_of(ppid: int) -> list[int]:
+    kids = []
     try:
-        os.killpg(pgid, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError):
-        pass
+        names = os.listdir("/proc")
+    except OSError:
+        return kids
+    for name in names:
+        if not name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{name}/stat", "rb") as fh:
+                stat = fh.read()
+        except OSError:
+            continue
+        fields = stat[stat.rfind(b")") + 2:].split()
+        if len(fields) > 1 and int(fields[1]) == ppid:
+            kids.append(int(name))
+    return kids

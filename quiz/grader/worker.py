@@ -1,19 +1,22 @@
-"""The grader worker: imports torch once, stays warm, forks one limited child per check.
+"""The grader worker: imports torch once, stays warm, and for each grade forks a fenced child that runs
+the learner's code and a fenced judge that decides. It never runs learner code itself.
 
-Protocol: one JSON request per line on stdin, one JSON reply per line on the original stdout.
-"""
+Protocol: one JSON request per line on stdin, `{"id": ..., "op": ...}`; one JSON reply per line on the
+original stdout, echoing the id. Started isolated (`python -I`, working directory `/`) so nothing a
+learner could plant is importable."""
 
 from __future__ import annotations
 
 import json
 import os
+import shutil
 import sys
+import tempfile
 import time
 import traceback
-import types
 from pathlib import Path
-from typing import Any
 
+from quiz.grader.sandbox import harden_worker, probe, reap_orphans
 
 
 def _protocol_out():
@@ -29,48 +32,66 @@ def warm_up() -> None:
     torch.set_num_threads(1)
     x = torch.randn(3, dtype=torch.float64, requires_grad=True)
     torch.autograd.gradcheck(torch.sin, (x,))
-    import quiz.grader.harness  # noqa: F401
-    import quiz.grader.verdict  # noqa: F401
+    import quiz.grader.grade  # noqa: F401
+    import quiz.grader.kinds.autograd  # noqa: F401
+    import quiz.grader.kinds.function  # noqa: F401
 
 
-def load_helpers(folder: Path) -> Any:
-    """The exercise's own checks.py (trusted content), or None."""
-    path = folder / "checks.py"
-    if not path.is_file():
-        return None
-    module = types.ModuleType("exercise_checks")
-    module.__file__ = str(path)
-    exec(compile(path.read_text(encoding="utf-8"), str(path), "exec"), module.__dict__)
-    return module
+class Worker:
+    def __init__(self):
+        self.fences = harden_worker() + probe()
+        self.scratch_root = tempfile.mkdtemp(prefix="quiz-grader-")
 
+    def handle(self, request: dict) -> dict:
+        from quiz.grader.grade import grade
 
-def handle(request: dict) -> dict:
-    from quiz.grader.grade import grade
+        op = request.get("op")
+        if op == "ping":
+            return {"ok": True, "pid": os.getpid(), "protections": self.fences}
+        if op == "grade":
+            exercise, folder, file = request.get("exercise"), request.get("dir"), request.get("file")
+            if not isinstance(exercise, dict) or not isinstance(folder, str) or not isinstance(file, str):
+                return {"error": "a grade request needs exercise, dir and file"}
+            scratch = tempfile.mkdtemp(dir=self.scratch_root)
+            try:
+                return grade(exercise, Path(folder), Path(file), scratch, self.fences).to_dict()
+            finally:
+                reap_orphans()
+                shutil.rmtree(scratch, ignore_errors=True)
+        return {"error": f"unknown op {op!r}"}
 
-    op = request.get("op")
-    if op == "ping":
-        return {"ok": True, "pid": os.getpid()}
-    if op == "grade":
-        return grade(request["exercise"], Path(request["dir"]), Path(request["file"]), load_helpers).to_dict()
-    return {"error": f"unknown op {op!r}"}
+    def close(self) -> None:
+        reap_orphans()
+        shutil.rmtree(self.scratch_root, ignore_errors=True)
 
 
 def main() -> None:
+    os.chdir("/")
     out = _protocol_out()
     start = time.perf_counter()
+    worker = Worker()
     warm_up()
-    out.write(json.dumps({"ready": True, "pid": os.getpid(), "start_ms": int((time.perf_counter() - start) * 1000)}) + "\n")
-    for line in sys.stdin:
-        if not line.strip():
-            continue
-        try:
-            request = json.loads(line)
-            if request.get("op") == "quit":
-                break
-            reply = handle(request)
-        except Exception as exc:  # noqa: BLE001 - report, keep serving
-            reply = {"error": f"{type(exc).__name__}: {exc}", "traceback": traceback.format_exc(limit=5)}
-        out.write(json.dumps(reply, allow_nan=True) + "\n")
+    out.write(json.dumps({"ready": True, "pid": os.getpid(), "protections": worker.fences,
+                          "start_ms": int((time.perf_counter() - start) * 1000)}) + "\n")
+    try:
+        for line in sys.stdin:
+            if not line.strip():
+                continue
+            request_id = None
+            try:
+                request = json.loads(line)
+                if not isinstance(request, dict):
+                    raise ValueError("a request is a JSON object")
+                request_id = request.get("id")
+                if request.get("op") == "quit":
+                    break
+                reply = worker.handle(request)
+            except Exception as exc:  # noqa: BLE001 - report, keep serving
+                reply = {"error": f"{type(exc).__name__}: {exc}", "traceback": traceback.format_exc(limit=5)}
+            reply["id"] = request_id
+            out.write(json.dumps(reply, allow_nan=True) + "\n")
+    finally:
+        worker.close()
 
 
 if __name__ == "__main__":

@@ -1,0 +1,14 @@
+"""One module per kind of check, each with a learner half (`measure`) and a trusted half (`judge`)."""
+
+from __future__ import annotations
+
+from types import ModuleType
+
+
+def module_for(check_kind: str) -> ModuleType:
+    from quiz.grader.kinds import autograd, function
+
+    for module in (autograd, function):
+        if check_kind in module.KINDS:
+            return module
+    raise LookupError(f"unknown check kind {check_kind!r}")

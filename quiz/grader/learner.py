@@ -1,0 +1,50 @@
+"""The learner half of a grade, run in the fenced child: load the learner's file, run every check's
+measurement on the inputs its seed gives, and emit one record per check. Nothing here decides."""
+
+from __future__ import annotations
+
+import traceback
+import types
+from pathlib import Path
+from typing import Any, Callable
+
+from quiz.grader.kinds import module_for
+from quiz.grader.loading import load_module
+
+Emit = Callable[[dict], None]
+
+
+def _line(exc: BaseException, filename: str) -> int | None:
+    line = None
+    for frame in traceback.extract_tb(exc.__traceback__):
+        if frame.filename == filename:
+            line = frame.lineno
+    return line
+
+
+def run(code: Any, filename: str, exercise: dict, folder: Path, plans: list[dict], emit: Emit) -> None:
+    helpers = load_module(folder / "checks.py", "exercise_checks")
+    module = types.ModuleType("learner")
+    module.__file__ = filename
+    try:
+        exec(code, module.__dict__)
+    except BaseException as exc:  # noqa: BLE001 - reported; the judge decides what it means
+        emit({"load_error": {"type": type(exc).__name__[:80], "message": str(exc)[:2000], "line": _line(exc, filename)}})
+        return
+    entry = getattr(module, exercise["entry"], None)
+    if entry is None:
+        names = sorted(n for n in vars(module) if not n.startswith("_") and n[:1].isupper())
+        emit({"missing_entry": names[:20]})
+        return
+    for plan in plans:
+        check = dict(plan["check"], autograd_function=bool(exercise.get("autograd_function")))
+        kind = module_for(check["kind"])
+        try:
+            if kind.KINDS == ("function",):
+                data = kind.measure(entry, check, plan["seed"], helpers, filename)
+            else:
+                data = kind.measure(entry, check, plan["seed"], helpers)
+            emit({"index": plan["index"], "data": data})
+        except BaseException as exc:  # noqa: BLE001 - everything the learner's code raises is reported
+            emit({"index": plan["index"], "raised": {
+                "type": type(exc).__name__[:80], "message": str(exc)[:2000], "line": _line(exc, filename)}})
