@@ -9,7 +9,7 @@ from quiz.content.loader import load_bank
 
 
 def test_cache_gives_the_same_bank_and_sees_edits(tmp_path, valid_text):
-    pack, cache = tmp_path / "pack", tmp_path / "cache.pickle"
+    pack, cache = tmp_path / "pack", tmp_path / "cache.json"
     path = write(pack, "q.yaml", valid_text)
     first = load_bank([pack], cache_file=cache)
     assert cache.is_file()
@@ -22,7 +22,7 @@ def test_cache_gives_the_same_bank_and_sees_edits(tmp_path, valid_text):
 
 
 def test_cached_problems_are_reported_again(tmp_path, valid_text):
-    pack, cache = tmp_path / "pack", tmp_path / "cache.pickle"
+    pack, cache = tmp_path / "pack", tmp_path / "cache.json"
     write(pack, "q.yaml", valid_text.replace("difficulty: 1", "difficulty: 9"))
     first = load_bank([pack], cache_file=cache)
     second = load_bank([pack], cache_file=cache)
@@ -30,8 +30,46 @@ def test_cached_problems_are_reported_again(tmp_path, valid_text):
 
 
 def test_broken_cache_file_is_ignored(tmp_path, valid_text):
-    pack, cache = tmp_path / "pack", tmp_path / "cache.pickle"
+    pack, cache = tmp_path / "pack", tmp_path / "cache.json"
     write(pack, "q.yaml", valid_text)
     cache.write_bytes(b"not a pickle")
     bank = load_bank([pack], cache_file=cache)
     assert "sample-question" in bank.questions
+
+
+class _Plant:
+    """Unpickling this would create a file: the cache must never be unpickled."""
+
+    def __init__(self, marker):
+        self.marker = marker
+
+    def __reduce__(self):
+        return (open, (str(self.marker), "w"))
+
+
+def test_a_pickle_in_the_cache_file_is_never_run(tmp_path, valid_text):
+    import pickle
+
+    pack, cache, marker = tmp_path / "pack", tmp_path / "cache.json", tmp_path / "ran"
+    write(pack, "q.yaml", valid_text)
+    cache.write_bytes(pickle.dumps({"signature": None, "entries": _Plant(marker)}))
+    bank = load_bank([pack], cache_file=cache)
+    assert "sample-question" in bank.questions
+    assert not marker.exists()
+    assert cache.read_bytes().startswith(b"{"), "the rebuilt cache is JSON"
+
+
+def test_a_cache_entry_for_another_version_of_a_file_is_not_used(tmp_path, valid_text):
+    import json
+
+    pack, cache = tmp_path / "pack", tmp_path / "cache.json"
+    write(pack, "q.yaml", valid_text)
+    load_bank([pack], cache_file=cache)
+    stored = json.loads(cache.read_text(encoding="utf-8"))
+    for row in stored["entries"]:
+        if row[4] and "question" in row[4]:
+            row[4]["question"]["en"] = "forged"
+            row[3][0] += 1  # a size the file does not have
+    cache.write_text(json.dumps(stored), encoding="utf-8")
+    bank = load_bank([pack], cache_file=cache)
+    assert bank.questions["sample-question"].question.en != "forged"

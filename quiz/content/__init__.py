@@ -27,5 +27,5 @@ def load_default_bank(extra: list[Path] | None = None, strict: bool = False) -> 
     from quiz import paths
     from quiz.content.loader import load_bank
 
-    cache = None if os.environ.get("QUIZ_NO_CACHE") else paths.cache_dir() / "content.pickle"
+    cache = None if os.environ.get("QUIZ_NO_CACHE") else paths.cache_dir() / "content.json"
     return load_bank(content_roots(extra), strict=strict, builtin=paths.builtin_content_dir(), cache_file=cache)

@@ -1,17 +1,20 @@
-"""A cache of parsed and validated content files, keyed by path, size and mtime (like .pyc files)."""
+"""A cache of parsed and validated content files, keyed by path, size and mtime (like .pyc files).
+
+Stored as JSON, never pickle: reading a cache someone else wrote can at worst give wrong data for
+a file (which its size and mtime then no longer match), never run code."""
 
 from __future__ import annotations
 
 import logging
 import os
-import pickle
+import json
 from pathlib import Path
 from typing import Any
 
 from quiz import __version__
 
 log = logging.getLogger(__name__)
-CACHE_VERSION = 1
+CACHE_VERSION = 2
 
 
 def _code_signature() -> tuple:
@@ -30,12 +33,23 @@ class ParseCache:
         self.signature = _code_signature()
         if file is not None and file.is_file():
             try:
-                with file.open("rb") as fh:
-                    stored = pickle.load(fh)
-                if stored.get("signature") == self.signature:
-                    self.entries = stored["entries"]
+                self.entries = self._read(file)
             except Exception as exc:  # noqa: BLE001 - a broken cache is just rebuilt
+                self.entries = {}
                 log.info("ignoring unreadable content cache %s: %s", file, exc)
+
+    def _read(self, file: Path) -> dict[tuple, tuple]:
+        from quiz.content.problems import Problem
+
+        with file.open("rb") as fh:
+            stored = json.loads(fh.read(64 * 1024 * 1024))
+        if not isinstance(stored, dict) or stored.get("signature") != json.loads(json.dumps(self.signature)):
+            return {}
+        entries = {}
+        for path, kind, strict, stamp, data, problems in stored["entries"]:
+            entries[(str(path), str(kind), bool(strict))] = (
+                tuple(stamp), (data, [Problem(**p) for p in problems]))
+        return entries
 
     @staticmethod
     def _stamp(path: Path) -> tuple[int, int] | None:
@@ -63,8 +77,10 @@ class ParseCache:
         try:
             self.file.parent.mkdir(parents=True, exist_ok=True)
             tmp = self.file.with_suffix(f".{os.getpid()}.tmp")
-            with tmp.open("wb") as fh:
-                pickle.dump({"signature": self.signature, "entries": self.entries}, fh, protocol=pickle.HIGHEST_PROTOCOL)
+            rows = [[path, kind, strict, list(stamp), data, [p.to_dict() for p in problems]]
+                    for (path, kind, strict), (stamp, (data, problems)) in self.entries.items()]
+            with tmp.open("w", encoding="utf-8") as fh:
+                json.dump({"signature": self.signature, "entries": rows}, fh, ensure_ascii=False, separators=(",", ":"))
             os.replace(tmp, self.file)
             self.dirty = False
         except OSError as exc:

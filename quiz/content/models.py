@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from typing import Annotated, Literal, Optional, Union
 
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr, field_validator
+
+from quiz.content.references import reference_problem
 
 LANGS = ("zh", "en")
 FORMAT_VERSION = 1
@@ -122,16 +124,22 @@ class Arg(Model):
 class Check(Model):
     """One declarative check; `kind` decides which fields matter."""
 
-    kind: Literal["gradcheck", "gradgradcheck", "reference", "function"]
+    kind: Literal["gradcheck", "gradgradcheck", "reference", "saved", "backward_contract", "function"]
     name: Optional[StrictStr] = None
     args: list[Arg] = []
-    reference: Optional[StrictStr] = None  # "module.attr" of a reference op, or checks.py:name
+    reference: Optional[StrictStr] = None  # a torch op (see quiz.content.references), or checks:NAME
     grads: StrictBool = True  # compare input gradients with the reference too
     atol: Number = 1e-6
     rtol: Number = 1e-5
-    eps: Number = 1e-6  # finite-difference step of gradcheck
-    seed: StrictInt = 0
-    function: Optional[StrictStr] = None  # a test function in checks.py (kind: function)
+    function: Optional[StrictStr] = None  # a function in checks.py (kinds function and saved)
+
+    @field_validator("reference")
+    @classmethod
+    def _allowed_reference(cls, value: Optional[str]) -> Optional[str]:
+        problem = reference_problem(value) if value is not None else None
+        if problem:
+            raise ValueError(problem)
+        return value
 
 
 class Exercise(Model):

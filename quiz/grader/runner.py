@@ -32,8 +32,9 @@ class GraderError(RuntimeError):
 class GraderWorker:
     """One warm worker process; `grade` may be called many times. Use as a context manager."""
 
-    def __init__(self, python: str | None = None):
+    def __init__(self, python: str | None = None, fences_off: tuple[str, ...] = ()):
         self.python = python or sys.executable
+        self.fences_off = tuple(fences_off)  # for tests that show a fence matters; see grader.sandbox
         self.proc: subprocess.Popen | None = None
         self.start_ms: int | None = None
         self._lock = threading.Lock()
@@ -58,7 +59,7 @@ class GraderWorker:
         env = {k: v for k, v in os.environ.items() if not k.startswith(("QUIZ_", "PYTHON"))}
         package_root = str(Path(__file__).resolve().parents[2])
         self.proc = subprocess.Popen(
-            [self.python, "-I", "-u", "-c", BOOT, package_root],
+            [self.python, "-I", "-u", "-c", BOOT, package_root] + ([f"--fences-off={','.join(self.fences_off)}"] if self.fences_off else []),
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL,

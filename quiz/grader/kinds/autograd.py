@@ -13,7 +13,7 @@ from quiz.grader import verdict
 from quiz.grader import wire
 from quiz.grader.results import FAIL, PASS, TestResult
 
-KINDS = ("gradcheck", "gradgradcheck", "reference", "saved")
+KINDS = ("gradcheck", "gradgradcheck", "reference", "saved", "backward_contract")
 UPSTREAM_ROUNDS = 2  # backward twice through one graph, with different upstream gradients
 
 
@@ -58,7 +58,7 @@ def second_directions(xs: list[torch.Tensor], seed: int) -> list[torch.Tensor]:
     return I.grad_outputs_for(xs, seed * 31 + 97)
 
 
-def _held(node: Any, args: list[Any]) -> list[dict]:
+def _held(node: Any, args: list[Any], outs: list[torch.Tensor]) -> list[dict]:
     """Every tensor the backward node keeps: saved tensors and tensors on ctx attributes."""
     found: list[tuple[str, torch.Tensor]] = []
     try:
@@ -75,9 +75,11 @@ def _held(node: Any, args: list[Any]) -> list[dict]:
             if isinstance(v, torch.Tensor):
                 found.append((f"ctx.{name}" + (f"[{j}]" if values is value else ""), v))
     ptrs = {a.untyped_storage().data_ptr(): i for i, a in enumerate(args) if isinstance(a, torch.Tensor)}
+    out_ptrs = {o.untyped_storage().data_ptr(): i for i, o in enumerate(outs)}
     return [
         {"where": where, "dtype": str(t.dtype).replace("torch.", ""), "shape": list(t.shape),
-         "nbytes": t.numel() * t.element_size(), "alias_of": ptrs.get(t.untyped_storage().data_ptr())}
+         "nbytes": t.numel() * t.element_size(), "alias_of": ptrs.get(t.untyped_storage().data_ptr()),
+         "output_of": out_ptrs.get(t.untyped_storage().data_ptr())}
         for where, t in found
     ]
 
@@ -104,7 +106,13 @@ def measure(entry: Any, check: dict, seed: int, helpers: Any) -> dict:
     diff = I.differentiable(args)
     xs = [args[i] for i in diff]
     if kind == "saved":
-        data["held"] = _held(node, args) if node is not None else []
+        data["held"] = _held(node, args, outs) if node is not None else []
+        return data
+    if kind == "backward_contract":
+        raw = node.apply(*upstream(outs, seed, 0)) if node is not None else None
+        items = list(raw) if isinstance(raw, tuple) else [raw]
+        data["returned"] = [None if r is None else list(r.shape) if isinstance(r, torch.Tensor) else type(r).__name__[:40]
+                            for r in items]
         return data
     if not diff or not check.get("grads", True) or node is None:
         return data
@@ -157,7 +165,7 @@ def judge(check: dict, seed: int, data: Any, ctx: Any) -> TestResult:
     kind = check["kind"]
     arg_names = [a.get("name") or "" for a in check.get("args", [])]
     name_of = lambda i: verdict.arg_name(arg_names, i)  # noqa: E731
-    data = _expect_keys(data, {"structure"}, {"outputs", "inputs_after", "grad_fn", "held", "vjps", "first", "second"})
+    data = _expect_keys(data, {"structure"}, {"outputs", "inputs_after", "grad_fn", "held", "vjps", "first", "second", "returned"})
     shape = _expect_keys(data["structure"], {"is_function", "apply_replaced"})
     if ctx.autograd_function and shape["is_function"] is not True:
         return TestResult(name, FAIL, (
@@ -196,8 +204,9 @@ def judge(check: dict, seed: int, data: Any, ctx: Any) -> TestResult:
         problem = verdict.compare(f"output {j}", "forward output", exp.detach(), got, atol, rtol)
         if problem:
             return TestResult(name, FAIL, problem + ctx.hint_for_output(check, args, got))
-    wants_grads = kind != "saved" and check.get("grads", True) and bool(diff)
-    if wants_grads or kind == "saved":
+    structural = kind in ("saved", "backward_contract")
+    wants_grads = not structural and check.get("grads", True) and bool(diff)
+    if wants_grads or structural:
         if info["missing"] and len(info["missing"]) == len(outs):
             return TestResult(name, FAIL, verdict.NO_GRAD_FN)
         if ctx.autograd_function and info["is_entry"] is not True:
@@ -207,6 +216,8 @@ def judge(check: dict, seed: int, data: Any, ctx: Any) -> TestResult:
                 "computation (do not call another Function's apply or a torch op that already has a backward on the result)."))
     if kind == "saved":
         return _judge_saved(name, check, data.get("held"), args, ctx)
+    if kind == "backward_contract":
+        return _judge_contract(name, data.get("returned"), args, name_of)
     if not wants_grads:
         return TestResult(name, PASS, "output matches the reference")
     xs = [ref_args[i] for i in diff]
@@ -263,7 +274,7 @@ def _judge_second(name, data, ref_outs, xs, diff, seed, name_of, atol, rtol) -> 
 def _judge_saved(name, check, held, args, ctx) -> TestResult:
     if type(held) is not list:
         raise Malformed("held: a list")
-    items = [_expect_keys(h, {"where", "dtype", "shape", "nbytes", "alias_of"}) for h in held]
+    items = [_expect_keys(h, {"where", "dtype", "shape", "nbytes", "alias_of", "output_of"}) for h in held]
     fn = getattr(ctx.helpers, check.get("function") or "", None)
     if fn is None:
         raise LookupError(f"checks.py has no function {check.get('function')!r}")
@@ -272,3 +283,27 @@ def _judge_saved(name, check, held, args, ctx) -> TestResult:
     except AssertionError as exc:
         return TestResult(name, FAIL, str(exc) or "what backward keeps is not what the exercise asks")
     return TestResult(name, PASS, "backward keeps only what the exercise allows")
+
+
+def _judge_contract(name, returned, args, name_of) -> TestResult:
+    """backward returns one value per forward input: a gradient of the input's shape where
+    ctx.needs_input_grad is True, None where it is False and for every non-tensor input."""
+    if type(returned) is not list:
+        raise Malformed("returned: a list")
+    needs = tuple(isinstance(a, torch.Tensor) and a.requires_grad for a in args)
+    if len(returned) != len(args):
+        return TestResult(name, FAIL, (
+            f"backward returned {len(returned)} value(s) but forward takes {len(args)} input(s) after ctx: return one "
+            "per input, None for inputs that need no gradient."))
+    for i, (a, need, got) in enumerate(zip(args, needs, returned)):
+        if not isinstance(a, torch.Tensor) and got is not None:
+            return TestResult(name, FAIL, f"{name_of(i)} is {'None' if a is None else 'not a tensor'}, so backward must return None in its place")
+        if isinstance(a, torch.Tensor) and not need and got is not None:
+            return TestResult(name, FAIL, (
+                f"with ctx.needs_input_grad = {needs}, the gradient for {name_of(i)} should be None (skip computing it), "
+                "got a tensor"))
+        if need and got is None:
+            return TestResult(name, FAIL, f"with ctx.needs_input_grad = {needs}, the gradient for {name_of(i)} is needed but backward returned None")
+        if need and got != list(a.shape):
+            return TestResult(name, FAIL, f"the gradient for {name_of(i)} has shape {got}; the input has shape {list(a.shape)}")
+    return TestResult(name, PASS, "backward returns a gradient exactly where one is needed")

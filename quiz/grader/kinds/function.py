@@ -80,13 +80,15 @@ class _CallbackRecorder:
 class Log:
     """Everything the test did with the learner's objects, in order; handle 0 is the entry."""
 
-    def __init__(self, filename: str):
+    def __init__(self, filename: str, observe: Any = None):
         self.filename, self.records, self.handles = filename, [], 0
+        self.observe = observe  # checks.py's observe(): what its own recorders saw during a call
 
-    def result(self, value: Any) -> tuple[Any, Any]:
-        """(what the test gets, what the record holds): plain data, or a recording proxy for an object."""
-        encoded = wire.encode(value)
-        if isinstance(encoded, dict) and "__opaque__" in encoded and callable(getattr(value, "__getattribute__", None)):
+    def result(self, value: Any, xs: list[torch.Tensor] = ()) -> tuple[Any, Any]:
+        """(what the test gets, what the record holds): plain data, or a recording proxy for an object.
+        Returned tensors with a graph carry their Jacobian with respect to the call's tensors `xs`."""
+        encoded = encode_result(value, list(xs))
+        if isinstance(encoded, dict) and "__opaque__" in encoded:
             self.handles += 1
             return Recorder(value, self.handles, self), {"__handle__": self.handles}
         return value, encoded
@@ -126,9 +128,55 @@ class Recorder:
             record["raised"] = {"type": type(exc).__name__[:80], "message": str(exc)[:2000], "line": _line(exc, log.filename)}
             record["post"] = _post(args, kwargs)
             raise
-        got, record["result"] = log.result(result)
+        got, record["result"] = log.result(result, differentiable_leaves(list(args) + list(kwargs.values())))
         record["post"] = _post(args, kwargs)
+        if log.observe is not None:
+            record["observed"] = wire.encode(log.observe())
         return got
+
+
+MAX_JACOBIAN = 4_000_000
+
+
+def differentiable_leaves(values: Any, depth: int = 0) -> list[torch.Tensor]:
+    """Tensors that require grad among the arguments, in a fixed order (containers walked in order)."""
+    found: list[torch.Tensor] = []
+    for v in values:
+        if isinstance(v, torch.Tensor):
+            if v.requires_grad:
+                found.append(v)
+        elif isinstance(v, (list, tuple)) and depth < 4:
+            found += differentiable_leaves(v, depth + 1)
+    return found
+
+
+def _jacobian(out: torch.Tensor, xs: list[torch.Tensor]) -> list[Any]:
+    """d out / d x for each x, as (out.numel(), x.numel()) matrices; None where out does not depend on x."""
+    if out.numel() * sum(x.numel() for x in xs) > MAX_JACOBIAN:
+        raise ValueError("an output too large to follow its gradient")
+    rows: list[list[torch.Tensor | None]] = [[] for _ in xs]
+    flat = out.reshape(-1)
+    for k in range(flat.numel()):
+        grads = torch.autograd.grad(flat[k], xs, retain_graph=True, allow_unused=True)
+        for j, g in enumerate(grads):
+            rows[j].append(g.reshape(-1) if g is not None else None)
+    jac: list[Any] = []
+    for x, col in zip(xs, rows):
+        if all(g is None for g in col):
+            jac.append(None)
+        else:
+            zero = torch.zeros(x.numel(), dtype=x.dtype)
+            jac.append(wire.tensor_to_wire(torch.stack([g if g is not None else zero for g in col]) if col else torch.zeros(0, x.numel())))
+    return jac
+
+
+def encode_result(value: Any, xs: list[torch.Tensor], depth: int = 0) -> Any:
+    if isinstance(value, torch.Tensor) and value.grad_fn is not None and xs:
+        return {"__diff__": wire.tensor_to_wire(value), "jac": _jacobian(value, xs)}
+    if depth < 4 and isinstance(value, (list, tuple)) and any(isinstance(v, torch.Tensor) and v.grad_fn is not None for v in value):
+        items = [encode_result(v, xs, depth + 1) for v in value]
+        return {"__tuple__": items} if isinstance(value, tuple) else items
+    return wire.encode(value)
 
 
 def _post(args: tuple, kwargs: dict) -> list:
@@ -145,7 +193,7 @@ def _line(exc: BaseException, filename: str) -> int | None:
 
 def measure(entry: Any, check: dict, seed: int, helpers: Any, filename: str) -> dict:
     test = getattr(helpers, check["function"])
-    log = Log(filename)
+    log = Log(filename, getattr(helpers, "observe", None))
     try:
         run_test(test, Recorder(entry, 0, log), seed)
     except BaseException:  # noqa: BLE001 - the judge runs the test again on the records and decides
@@ -212,13 +260,45 @@ def _apply_state(target: Any, state: Any) -> None:
                     _apply_state(target[k], pair[1])
 
 
+class _Recorded(torch.autograd.Function):
+    """A value the learner's code computed, with the gradient its own graph gives (its Jacobian)."""
+
+    @staticmethod
+    def forward(ctx, value, jacobians, *xs):
+        ctx.jacobians = jacobians
+        ctx.shapes = [x.shape for x in xs]
+        return value.clone()
+
+    @staticmethod
+    def backward(ctx, grad):
+        g = grad.reshape(-1).to(torch.float64)
+        grads = [None if J is None else (J.to(torch.float64).t() @ g).reshape(shape).to(grad.dtype)
+                 for J, shape in zip(ctx.jacobians, ctx.shapes)]
+        return (None, None, *grads)
+
+
+def _differentiable(encoded: dict, xs: list[torch.Tensor]) -> torch.Tensor:
+    value = wire.tensor_from_wire(encoded["__diff__"])
+    jac = encoded["jac"]
+    if type(jac) is not list or len(jac) != len(xs):
+        raise wire.WireError("a gradient record does not match the call's inputs")
+    matrices = []
+    for J, x in zip(jac, xs):
+        m = None if J is None else wire.tensor_from_wire(J)
+        if m is not None and tuple(m.shape) != (value.numel(), x.numel()):
+            raise wire.WireError("a Jacobian has the wrong shape")
+        matrices.append(m)
+    return _Recorded.apply(value, matrices, *xs)
+
+
 class Replays:
     """The records of one check, handed out in order to the proxies that stand for the learner's objects."""
 
-    def __init__(self, records: Any):
+    def __init__(self, records: Any, restore: Any = None):
         if type(records) is not list:
             raise wire.WireError("calls: a list")
         self.records, self.used = records, 0
+        self.restore = restore  # checks.py's restore(observed): its recorders as the learner's run left them
 
     def next(self, handle: int, attr: str | None, op: str) -> dict:
         if self.used >= len(self.records):
@@ -226,15 +306,22 @@ class Replays:
         record = self.records[self.used]
         self.used += 1
         fields = {"target", "attr", "op", "result"} | ({"events", "raised", "post"} if op == "call" else set())
-        if type(record) is not dict or set(record) != fields:
+        if type(record) is not dict or set(record) - {"observed"} != fields or ("observed" in record) != (op == "call" and self.restore is not None and record.get("raised") is None):
             raise wire.WireError("a call record has the wrong fields")
         if record["target"] != handle or record["attr"] != attr or record["op"] != op:
             raise wire.WireError("the records do not follow the test's own calls")
         return record
 
-    def value(self, encoded: Any) -> Any:
+    def value(self, encoded: Any, xs: list[torch.Tensor] = (), depth: int = 0) -> Any:
         if type(encoded) is dict and set(encoded) == {"__handle__"} and type(encoded["__handle__"]) is int:
             return Replay(self, encoded["__handle__"])
+        if type(encoded) is dict and set(encoded) == {"__diff__", "jac"}:
+            return _differentiable(encoded, list(xs))
+        if depth < 4 and type(encoded) is list and any(type(v) is dict and "__diff__" in v for v in encoded):
+            return [self.value(v, xs, depth + 1) for v in encoded]
+        if depth < 4 and type(encoded) is dict and set(encoded) == {"__tuple__"} and type(encoded["__tuple__"]) is list \
+                and any(type(v) is dict and "__diff__" in v for v in encoded["__tuple__"]):
+            return tuple(self.value(v, xs, depth + 1) for v in encoded["__tuple__"])
         return wire.decode(encoded)
 
 
@@ -286,7 +373,9 @@ class Replay:
                 _apply_state(v, s[1])
         if record["raised"] is not None:
             raise _raised(record["raised"])
-        return replays.value(record["result"])
+        if replays.restore is not None:
+            replays.restore(wire.decode(record["observed"]))
+        return replays.value(record["result"], differentiable_leaves(list(args) + list(kwargs.values())))
 
 
 def judge(check: dict, seed: int, data: Any, ctx: Any) -> TestResult:
@@ -296,7 +385,7 @@ def judge(check: dict, seed: int, data: Any, ctx: Any) -> TestResult:
     test = getattr(ctx.helpers, check["function"], None)
     if test is None:
         raise LookupError(f"the exercise's checks.py has no test function {check['function']!r}")
-    replays = Replays(data["calls"])
+    replays = Replays(data["calls"], getattr(ctx.helpers, "restore", None))
     try:
         run_test(test, Replay(replays), seed)
     except AssertionError as exc:

@@ -28,16 +28,20 @@ def test_bias_grad_sums_leading_dims(entry):
     )
 
 
-def test_saves_inputs_only(entry):
-    gen = torch.Generator().manual_seed(11)
-    x = torch.randn(5, 6, generator=gen, dtype=torch.float64).requires_grad_(True)
-    bias = torch.randn(6, generator=gen, dtype=torch.float64).requires_grad_(True)
-    saved = []
-    with torch.autograd.graph.saved_tensors_hooks(lambda t: saved.append(t) or t, lambda t: t):
-        entry.apply(x, bias)
-    inputs = {x.data_ptr(), bias.data_ptr()}
-    extra = [tuple(t.shape) for t in saved if t.data_ptr() not in inputs]
+def saves_inputs_only(held, args):
+    """Judged on what the backward node holds: every saved tensor must be x or bias itself."""
+    extra = [(h["where"], h["shape"]) for h in held if h["alias_of"] is None]
     assert not extra, (
-        f"forward saved {len(extra)} tensor(s) besides x and bias, shapes {extra}: a fused op keeps only its "
+        f"forward keeps {len(extra)} tensor(s) besides x and bias, {extra}: a fused op keeps only its "
         "inputs and recomputes u = x + bias in backward (one more add is free; an extra (N, H) activation is not)"
     )
+
+
+def hint_output(check, args, got):
+    """Name the tanh approximation when the output matches it instead of the exact erf GELU."""
+    x, bias = args[0].detach(), args[1].detach()
+    tanh = F.gelu(x + bias, approximate="tanh")
+    if got.shape == tanh.shape and torch.allclose(got.to(tanh.dtype), tanh, atol=1e-9, rtol=1e-7):
+        return ("Your output matches the tanh approximation of GELU; the exercise asks for the exact GELU, "
+                "0.5 * u * (1 + erf(u / sqrt(2))), as F.gelu computes by default.")
+    return ""

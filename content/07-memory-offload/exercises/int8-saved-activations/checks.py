@@ -17,26 +17,25 @@ def quantized_reference(x, weight):
     return x @ w0.T + (x_hat @ weight.T - x_hat @ w0.T)
 
 
-def test_saves_int8_not_x(entry):
-    gen = torch.Generator().manual_seed(0)
-    x = (torch.rand(32, 64, generator=gen) * 4 - 2).requires_grad_(True)
-    w = (torch.rand(16, 64, generator=gen) * 2 - 1).requires_grad_(True)
-    saved = []
-    with torch.autograd.graph.saved_tensors_hooks(lambda t: saved.append(t) or t, lambda t: t):
-        entry.apply(x, w)
-    shapes = [(tuple(t.shape), str(t.dtype).replace("torch.", "")) for t in saved]
-    big_float = [s for s, t in zip(shapes, saved) if t.is_floating_point() and t.shape == x.shape]
+def keeps_int8_not_x(held, args):
+    """Judged on everything the backward node holds, saved tensors and ctx attributes alike."""
+    x = args[0]
+    shapes = [(h["where"], h["dtype"], tuple(h["shape"])) for h in held]
+    floats = ("float64", "float32", "float16", "bfloat16")
+    big_float = [s for s, h in zip(shapes, held) if h["dtype"] in floats and tuple(h["shape"]) == tuple(x.shape)]
     assert not big_float, (
-        f"forward saved a floating-point tensor of x's shape {tuple(x.shape)} (saved: {shapes}): that keeps the "
-        "activation at full size; save the int8 codes and the per-row scales, and dequantise in backward"
+        f"backward keeps a floating-point tensor of x's shape {tuple(x.shape)} ({big_float[0][0]}; everything kept: "
+        f"{shapes}): that keeps the activation at full size; keep the int8 codes and the per-row scales, and "
+        "dequantise in backward"
     )
-    assert any(t.dtype == torch.int8 and t.shape == x.shape for t in saved), (
-        f"no int8 tensor of x's shape {tuple(x.shape)} was saved (saved: {shapes}); store q = round(x / scale) as torch.int8"
+    assert any(h["dtype"] == "int8" and tuple(h["shape"]) == tuple(x.shape) for h in held), (
+        f"no int8 tensor of x's shape {tuple(x.shape)} is kept (kept: {shapes}); store q = round(x / scale) as torch.int8"
     )
-    act_bytes = sum(t.numel() * t.element_size() for t in saved if t is not w and t.data_ptr() != w.data_ptr())
-    assert act_bytes <= x.numel() + 8 * x.shape[0], (
-        f"forward saved {act_bytes} bytes besides the weight; int8 codes plus one scale per row need at most "
-        f"{x.numel() + 8 * x.shape[0]} (x itself in float32 is {x.numel() * 4})"
+    act_bytes = sum(h["nbytes"] for h in held if h["alias_of"] != 1)
+    limit = x.numel() + 8 * x.shape[0]
+    assert act_bytes <= limit, (
+        f"backward keeps {act_bytes} bytes besides the weight; int8 codes plus one scale per row need at most "
+        f"{limit} (x itself in float32 is {x.numel() * 4})"
     )
 
 

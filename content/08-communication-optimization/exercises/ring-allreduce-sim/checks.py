@@ -10,6 +10,7 @@ class Network:
         self.p = p
         self.sent = [0] * p
         self.messages = [0] * p
+        self.log = []  # (src, payload) in the order sent
 
     def __call__(self, src, dst, t):
         assert isinstance(t, torch.Tensor), f"send(src, dst, t) expects a tensor, got {type(t).__name__}"
@@ -20,6 +21,7 @@ class Network:
         )
         self.sent[src] += t.numel()
         self.messages[src] += 1
+        self.log.append((src, t.detach().clone()))
         return t.detach().clone()
 
 
@@ -82,3 +84,39 @@ def test_single_rank(entry):
     xs, keep, net, out = _run(entry, 1, 5, seed=3)
     assert torch.equal(out[0], keep[0]), f"with P=1 the all-reduce is the input itself; got {out[0].tolist()}, expected {keep[0].tolist()}"
     assert net.sent == [0], f"with P=1 nothing needs to be sent, but rank 0 sent {net.sent[0]} elements"
+
+
+def expected_messages(xs):
+    """What rank r sends at each of its 2(P-1) steps in the algorithm of the statement."""
+    p = len(xs)
+    chunks = [list(x.clone().chunk(p)) for x in xs]
+    sent = [[] for _ in range(p)]
+    for step in range(p - 1):
+        moving = [(r, (r - step) % p, chunks[r][(r - step) % p].clone()) for r in range(p)]
+        for r, c, data in moving:
+            sent[r].append(data)
+            dst = (r + 1) % p
+            chunks[dst][c] = chunks[dst][c] + data
+    for step in range(p - 1):
+        moving = [(r, (r + 1 - step) % p, chunks[r][(r + 1 - step) % p].clone()) for r in range(p)]
+        for r, c, data in moving:
+            sent[r].append(data)
+            chunks[(r + 1) % p][c] = data
+    return sent
+
+
+def test_every_message_carries_the_algorithms_chunk(entry):
+    for p, n in ((4, 12), (3, 6)):
+        xs, keep, net, out = _run(entry, p, n, seed=40 + p)
+        want = expected_messages(keep)
+        got = [[t for src, t in net.log if src == r] for r in range(p)]
+        for r in range(p):
+            assert len(got[r]) == len(want[r]), f"P={p}: rank {r} sent {len(got[r])} messages, expected {len(want[r])}"
+            for k, (g, w) in enumerate(zip(got[r], want[r])):
+                phase = "reduce-scatter" if k < p - 1 else "all-gather"
+                step = k if k < p - 1 else k - (p - 1)
+                assert g.shape == w.shape and torch.equal(g, w), (
+                    f"P={p}, N={n}: rank {r}'s message {k + 1} ({phase} step {step}) should carry {w.tolist()} "
+                    f"but carried {g.tolist()}: in reduce-scatter step s rank r sends its running sum of chunk (r - s) % P, "
+                    "in all-gather step s the finished chunk (r + 1 - s) % P"
+                )
