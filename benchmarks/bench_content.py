@@ -42,7 +42,7 @@ def run() -> dict:
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp) / "content"
         count = build_bank(root)
-        cache = Path(tmp) / "cache.pickle"
+        cache = Path(tmp) / "cache.json"
         size = sum(p.stat().st_size for p in root.rglob("*.yaml"))
         cold = median_ms(lambda: load_bank([root], builtin=root), runs=3, warmup=1)
         bank = load_bank([root], builtin=root, cache_file=cache)

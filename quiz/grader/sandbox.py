@@ -28,7 +28,7 @@ _CLONE_NEWUSER, _CLONE_NEWPID = 0x10000000, 0x20000000
 Emit = Callable[[dict], None]
 
 # Fences switched off, for the tests that show each one matters ("landlock", "uid", "pid-namespace",
-# "pdeathsig", "not-dumpable"); empty in normal use.
+# "pdeathsig", "not-dumpable", "subreaper"); empty in normal use.
 DISABLED: set[str] = set()
 
 
@@ -60,7 +60,7 @@ def harden_worker() -> list[str]:
     done = []
     if "not-dumpable" not in DISABLED and _prctl(_PR_SET_DUMPABLE, 0):
         done.append("worker-not-dumpable")
-    if _prctl(_PR_SET_CHILD_SUBREAPER, 1):
+    if "subreaper" not in DISABLED and _prctl(_PR_SET_CHILD_SUBREAPER, 1):
         done.append("subreaper")
     return done
 
@@ -183,6 +183,8 @@ def _drop_privileges(scratch: str) -> None:
     os.setresgid(NOBODY, NOBODY, NOBODY)
     os.setresuid(NOBODY, NOBODY, NOBODY)
     _set_limit(resource.RLIMIT_NPROC, MAX_PROCESSES)
+    if "pdeathsig" not in DISABLED:  # a change of credentials clears the parent-death signal: set it again
+        _prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
 
 
 def prepare_scratch(path: str) -> None:
