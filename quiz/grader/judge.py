@@ -62,6 +62,8 @@ def judge_record(ctx: Context, plan: dict, record: dict, arg_names: list[str]) -
         status, message = explain(str(info.get("type", "")), str(info.get("message", "")), arg_names)
         if type(info.get("line")) is int:
             message = f"line {info['line']}: {message}"
+        if type(info.get("hint")) is str and info["hint"] and status == FAIL:
+            message += info["hint"]
         return status, message
     check = plan["check"]
     try:

@@ -46,5 +46,8 @@ def run(code: Any, filename: str, exercise: dict, folder: Path, plans: list[dict
                 data = kind.measure(entry, check, plan["seed"], helpers)
             emit({"index": plan["index"], "data": data})
         except BaseException as exc:  # noqa: BLE001 - everything the learner's code raises is reported
+            from quiz.grader.kinds.autograd import style_hint
+
             emit({"index": plan["index"], "raised": {
-                "type": type(exc).__name__[:80], "message": str(exc)[:2000], "line": _line(exc, filename)}})
+                "type": type(exc).__name__[:80], "message": str(exc)[:2000], "line": _line(exc, filename),
+                "hint": style_hint(entry)[:400]}})

@@ -28,7 +28,28 @@ def structure(entry: Any) -> dict:
                 break
             if "apply" in vars(cls):
                 replaced = True
-    return {"is_function": is_function, "apply_replaced": replaced}
+    return {"is_function": is_function, "apply_replaced": replaced, "hint": style_hint(entry)[:400]}
+
+
+def style_hint(entry: Any) -> str:
+    """A note when forward's parameters do not fit the Function style the class is written in."""
+    import inspect
+
+    if not (isinstance(entry, type) and issubclass(entry, torch.autograd.Function)):
+        return ""
+    overrides = any("setup_context" in vars(cls) for cls in entry.__mro__ if cls is not torch.autograd.Function
+                    and cls.__module__ != "torch.autograd.function")
+    try:
+        params = list(inspect.signature(entry.forward).parameters)
+    except (TypeError, ValueError):
+        return ""
+    if overrides and params[:1] == ["ctx"]:
+        return (" Your class defines setup_context, so forward must not take ctx: forward(x, ...) only computes, "
+                "and setup_context(ctx, inputs, output) saves what backward needs.")
+    if not overrides and params[:1] != ["ctx"]:
+        return (" forward has no ctx parameter, but the class defines no setup_context: write forward(ctx, ...), "
+                "or add a setup_context(ctx, inputs, output).")
+    return ""
 
 
 def call(entry: Any, args: list[Any]) -> Any:
@@ -166,7 +187,14 @@ def judge(check: dict, seed: int, data: Any, ctx: Any) -> TestResult:
     arg_names = [a.get("name") or "" for a in check.get("args", [])]
     name_of = lambda i: verdict.arg_name(arg_names, i)  # noqa: E731
     data = _expect_keys(data, {"structure"}, {"outputs", "inputs_after", "grad_fn", "held", "vjps", "first", "second", "returned"})
-    shape = _expect_keys(data["structure"], {"is_function", "apply_replaced"})
+    shape = _expect_keys(data["structure"], {"is_function", "apply_replaced", "hint"})
+    result = _judge_checked(name, kind, check, seed, data, shape, ctx, name_of)
+    if result.status == FAIL and type(shape["hint"]) is str and shape["hint"]:
+        result.message += shape["hint"]
+    return result
+
+
+def _judge_checked(name, kind, check, seed, data, shape, ctx, name_of) -> TestResult:
     if ctx.autograd_function and shape["is_function"] is not True:
         return TestResult(name, FAIL, (
             f"{ctx.entry} must be a class that subclasses torch.autograd.Function, used through {ctx.entry}.apply(...); "
