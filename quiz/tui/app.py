@@ -15,12 +15,15 @@ from quiz.tui.i18n import tr
 log = logging.getLogger(__name__)
 
 
-def _settle_gc() -> None:
-    """After the first frame: keep start-up objects out of future collections, and collect again."""
+def _after_first_frame() -> None:
+    """After the first frame: keep start-up objects out of future collections, and install the code-fence widget."""
     import gc
 
     gc.freeze()
     gc.enable()
+    from quiz.tui.widgets.fence import install
+
+    install()
 
 
 def _content_provider():
@@ -65,7 +68,7 @@ class QuizApp(App):
             self.notify(f"{len(errors)}: {errors[0]}", title=self.t("content_problems"), severity="warning", timeout=10)
         if self.start_screen:
             self.open_screen(self.start_screen)
-        self.call_after_refresh(_settle_gc)
+        self.call_after_refresh(_after_first_frame)
 
     def open_screen(self, name: str, **kwargs) -> None:
         """Open a mode by name: review, quiz, mock, exercises, stats, settings, help, question, exercise."""
