@@ -13,14 +13,13 @@ from quiz.content.loader import load_bank
 from quiz.grader.runner import GraderWorker
 
 COLD = """
-import json, sys, time
+import json, sys, tempfile
 from pathlib import Path
-from quiz.grader import worker
 from quiz.grader.grade import grade
 import torch
 torch.set_num_threads(1)
 spec = json.loads(sys.argv[1])
-result = grade(spec, Path(sys.argv[2]), Path(sys.argv[3]), worker.load_helpers)
+result = grade(spec, Path(sys.argv[2]), Path(sys.argv[3]), tempfile.mkdtemp())
 assert result.status == "pass", result.to_dict()
 """
 

@@ -58,4 +58,4 @@ def test_results_say_which_fences_were_up(tmp_path):
     assert result.status == "pass"
     assert "rlimits" in result.protections and result.to_dict()["protections"] == result.protections
     if os.geteuid() == 0:
-        assert "uid-nobody" in result.protections
+        assert "capabilities-dropped" in result.protections

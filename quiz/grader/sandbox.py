@@ -19,16 +19,19 @@ OUTPUT_CAP = 16 * 1024
 RESULT_CAP = 64 * 1024 * 1024
 MEMORY_HEADROOM = 2 * 1024**3
 FILE_SIZE_CAP = 64 * 1024**2
-MAX_PROCESSES = 32
-NOBODY = 65534
+MAX_PROCESSES = 64
+CGROUP_PIDS = "/sys/fs/cgroup/pids"
 
 _PR_SET_PDEATHSIG, _PR_SET_DUMPABLE, _PR_SET_CHILD_SUBREAPER = 1, 4, 36
+_PR_CAPBSET_DROP, _PR_SET_SECUREBITS, _PR_CAP_AMBIENT, _PR_CAP_AMBIENT_CLEAR_ALL = 24, 28, 47, 4
+_SECUREBITS_LOCKED_NOROOT = 0b101111  # NOROOT, NO_SETUID_FIXUP and KEEP_CAPS, each locked
+_SYS_CAPSET = {"x86_64": 126, "aarch64": 91}
 _CLONE_NEWUSER, _CLONE_NEWPID = 0x10000000, 0x20000000
 
 Emit = Callable[[dict], None]
 
-# Fences switched off, for the tests that show each one matters ("landlock", "uid", "pid-namespace",
-# "pdeathsig", "not-dumpable", "subreaper"); empty in normal use.
+# Fences switched off, for the tests that show each one matters ("landlock", "caps", "pid-namespace",
+# "pdeathsig", "not-dumpable", "subreaper", "cgroup"); empty in normal use.
 DISABLED: set[str] = set()
 
 
@@ -55,9 +58,15 @@ def _prctl(option: int, value: int) -> bool:
 
 
 def harden_worker() -> list[str]:
-    """For the worker itself: not dumpable (no ptrace or /proc/<pid>/mem from the same uid), and the
-    reaper of every orphan its checks leave behind."""
+    """For the worker itself: not dumpable (no ptrace or /proc/<pid>/mem from the same uid), the reaper
+    of every orphan its checks leave behind, and (as root) a pids cgroup for its checks."""
+    global CGROUP
     done = []
+    if "cgroup" not in DISABLED and PidsCgroup.available():
+        try:
+            CGROUP = PidsCgroup()
+        except OSError:
+            CGROUP = None
     if "not-dumpable" not in DISABLED and _prctl(_PR_SET_DUMPABLE, 0):
         done.append("worker-not-dumpable")
     if "subreaper" not in DISABLED and _prctl(_PR_SET_CHILD_SUBREAPER, 1):
@@ -79,11 +88,15 @@ def probe() -> list[str]:
     fences = ["rlimits", "own-session"] + ([] if "pdeathsig" in DISABLED else ["parent-death-signal"])
     if "pid-namespace" not in DISABLED and _can_unshare_pids():
         fences.append("pid-namespace")
+    if "caps" not in DISABLED:
+        fences.append("capabilities-dropped")
     if os.geteuid() == 0:
-        if "uid" not in DISABLED:
-            fences.append("uid-nobody")
-    elif "pid-namespace" in fences:
-        fences.append("user-namespace")
+        if "cgroup" not in DISABLED and PidsCgroup.available():
+            fences.append("pids-cgroup")
+    else:
+        fences.append("nproc-rlimit")
+        if "pid-namespace" in fences:
+            fences.append("user-namespace")
     abi = landlock.abi_version() if "landlock" not in DISABLED else 0
     if abi:
         fences += ["landlock-fs", "landlock-ptrace"] + (["landlock-net"] if abi >= 4 else []) + (["landlock-signals"] if abi >= 6 else [])
@@ -176,26 +189,105 @@ def _become_pid_one() -> None:
     os._exit(os.WEXITSTATUS(status) if os.WIFEXITED(status) else 3)
 
 
-def _drop_privileges(scratch: str) -> None:
-    if os.geteuid() != 0 or "uid" in DISABLED:
+def _drop_capabilities() -> None:
+    """Keep the uid (so the Python installation stays readable) but no capability at all, now or after
+    an exec: root without capabilities cannot trace, override file modes or raise limits."""
+    if "caps" in DISABLED:
         return
-    os.setgroups([])
-    os.setresgid(NOBODY, NOBODY, NOBODY)
-    os.setresuid(NOBODY, NOBODY, NOBODY)
-    _set_limit(resource.RLIMIT_NPROC, MAX_PROCESSES)
-    if "pdeathsig" not in DISABLED:  # a change of credentials clears the parent-death signal: set it again
+    import platform
+
+    libc = _libc()
+    for cap in range(64):
+        libc.prctl(_PR_CAPBSET_DROP, cap, 0, 0, 0)
+    libc.prctl(_PR_CAP_AMBIENT, _PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0)
+    libc.prctl(_PR_SET_SECUREBITS, _SECUREBITS_LOCKED_NOROOT, 0, 0, 0)
+    number = _SYS_CAPSET.get(platform.machine())
+    if number is not None:
+        header = (ctypes.c_uint32 * 2)(0x20080522, 0)  # _LINUX_CAPABILITY_VERSION_3, this thread
+        data = (ctypes.c_uint32 * 6)()  # effective, permitted, inheritable: all empty (two 32-bit words)
+        libc.syscall(number, ctypes.byref(header), ctypes.byref(data))
+    if os.geteuid() != 0:
+        _set_limit(resource.RLIMIT_NPROC, _processes_of(os.getuid()) + MAX_PROCESSES)
+    if "pdeathsig" not in DISABLED:
         _prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
 
 
+def _processes_of(uid: int) -> int:
+    count = 0
+    for name in os.listdir("/proc"):
+        if name.isdigit():
+            try:
+                if os.stat(f"/proc/{name}").st_uid == uid:
+                    count += 1
+            except OSError:
+                pass
+    return count
+
+
+class PidsCgroup:
+    """A cgroup (v1 pids controller) per worker that caps how many processes a check may have, root or not."""
+
+    def __init__(self):
+        self._remove_stale()
+        self.path = f"{CGROUP_PIDS}/quiz-grader-{os.getpid()}"
+        os.makedirs(self.path, exist_ok=True)
+        with open(f"{self.path}/pids.max", "w") as fh:
+            fh.write(str(MAX_PROCESSES))
+
+    @staticmethod
+    def _remove_stale() -> None:
+        """Empty cgroups left by workers that were killed before they could remove theirs."""
+        try:
+            names = [n for n in os.listdir(CGROUP_PIDS) if n.startswith("quiz-grader-")]
+        except OSError:
+            return
+        for name in names:
+            owner = name.rsplit("-", 1)[-1]
+            if owner.isdigit() and not os.path.exists(f"/proc/{owner}"):
+                try:
+                    os.rmdir(f"{CGROUP_PIDS}/{name}")
+                except OSError:
+                    pass
+
+    @staticmethod
+    def available() -> bool:
+        return os.geteuid() == 0 and os.access(CGROUP_PIDS, os.W_OK) and os.path.isfile(f"{CGROUP_PIDS}/cgroup.procs")
+
+    def join(self) -> None:
+        """Called in the check's child: it and everything it starts count against pids.max."""
+        with open(f"{self.path}/cgroup.procs", "w") as fh:
+            fh.write(str(os.getpid()))
+
+    def kill_all(self) -> None:
+        for _ in range(20):
+            try:
+                with open(f"{self.path}/cgroup.procs") as fh:
+                    pids = [int(p) for p in fh.read().split()]
+            except OSError:
+                return
+            if not pids:
+                return
+            for pid in pids:
+                try:
+                    os.kill(pid, signal.SIGKILL)
+                except (ProcessLookupError, PermissionError):
+                    pass
+            time.sleep(0.01)
+
+    def remove(self) -> None:
+        self.kill_all()
+        try:
+            os.rmdir(self.path)
+        except OSError:
+            pass
+
+
+CGROUP: PidsCgroup | None = None  # the worker's, when it could make one
+
+
 def prepare_scratch(path: str) -> None:
-    """A folder the fenced child (maybe uid nobody) may write to."""
+    """A folder the fenced child may write to (the only one)."""
     os.makedirs(path, mode=0o700, exist_ok=True)
-    if os.geteuid() == 0:
-        os.chown(path, NOBODY, NOBODY)
-        parent = os.path.dirname(path)
-        for _ in range(2):  # the grade's folder and the worker's scratch root: traversable, not listable
-            os.chmod(parent, 0o711)
-            parent = os.path.dirname(parent)
 
 
 def _fence(scratch: str, cpu_seconds: float, pids: bool) -> None:
@@ -206,7 +298,7 @@ def _fence(scratch: str, cpu_seconds: float, pids: bool) -> None:
     os.environ["TMPDIR"] = scratch
     if "landlock" not in DISABLED:
         landlock.restrict([scratch])
-    _drop_privileges(scratch)
+    _drop_capabilities()
 
 
 def run_limited(target: Callable[[Emit], None], timeout_s: float, scratch: str, pids: bool = True) -> ChildOutcome:
@@ -231,6 +323,8 @@ def run_limited(target: Callable[[Emit], None], timeout_s: float, scratch: str, 
             os.dup2(out_w, 1)
             os.dup2(out_w, 2)
             _close_other_fds(keep={0, 1, 2, result_w})
+            if CGROUP is not None:
+                CGROUP.join()
             _fence(scratch, timeout_s, pids)
             sink = os.fdopen(result_w, "wb", buffering=0)
 
@@ -293,6 +387,8 @@ def _supervise(pid: int, result_r: int, out_r: int, start: float, timeout_s: flo
         if exited and not events:
             break  # the child is gone; a grandchild may still hold the pipes open
     _kill(pid)
+    if CGROUP is not None:
+        CGROUP.kill_all()
     _, status = os.waitpid(pid, 0)
     reap_orphans()
     sel.close()

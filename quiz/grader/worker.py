@@ -61,6 +61,10 @@ class Worker:
         return {"error": f"unknown op {op!r}"}
 
     def close(self) -> None:
+        from quiz.grader import sandbox
+
+        if sandbox.CGROUP is not None:
+            sandbox.CGROUP.remove()
         reap_orphans()
         shutil.rmtree(self.scratch_root, ignore_errors=True)
 
