@@ -11,8 +11,10 @@ from quiz.content.problems import Problem, problem_at
 
 try:  # the C parser is about ten times faster; the pure-Python one is the fallback
     from yaml import CSafeLoader as _BaseLoader
+    _C_PARSER = True
 except ImportError:  # pragma: no cover - depends on how PyYAML was built
     from yaml import SafeLoader as _BaseLoader
+    _C_PARSER = False
 
 
 MAX_INT_DIGITS = 30  # content integers are small; a huge one is a mistake (and slow to convert)
@@ -182,9 +184,13 @@ def parse_yaml(path: Path, raw: bytes) -> tuple[YamlDoc | None, list[Problem]]:
 
 def _reader_problem(path: Path, text: str, exc: Any) -> Problem:
     """A character the YAML reader refuses (NUL, ESC, ...), at its own line and column."""
-    pos = exc.position if isinstance(exc.position, int) and 0 <= exc.position <= len(text) else 0
-    line = text.count("\n", 0, pos) + 1
-    col = pos - (text.rfind("\n", 0, pos) + 1) + 1
+    # the C parser counts UTF-8 bytes, the Python one counts characters
+    data: Any = text.encode("utf-8") if _C_PARSER else text
+    nl = b"\n" if _C_PARSER else "\n"
+    pos = exc.position if isinstance(exc.position, int) and 0 <= exc.position <= len(data) else 0
+    line = data.count(nl, 0, pos) + 1
+    col = len(data[data.rfind(nl, 0, pos) + 1: pos].decode("utf-8", "replace") if _C_PARSER
+              else data[data.rfind(nl, 0, pos) + 1: pos]) + 1
     return Problem(str(path), line, col, f"control character {_codepoint(exc.character)} is not allowed; "
                                          "only newline and tab may appear in content")
 
