@@ -59,10 +59,11 @@ class QuizApp(App):
         self.title = self.t("app_title")
         self.push_screen(HomeScreen())
         if self.ctx.store_error:
-            self.notify(self.ctx.store_error, title=self.t("store_error"), severity="error", timeout=15)
+            self.notify(self.ctx.store_error, title=self.t("store_error"), severity="error", timeout=15, markup=False)
         errors = self.ctx.bank.errors
         if errors:
-            self.notify(f"{len(errors)}: {errors[0]}", title=self.t("content_problems"), severity="warning", timeout=10)
+            self.notify(f"{len(errors)}: {errors[0]}", title=self.t("content_problems"), severity="warning", timeout=10,
+                        markup=False)
         if self.start_screen:
             self.open_screen(self.start_screen)
         self.call_after_refresh(_settle_gc)

@@ -19,7 +19,7 @@ def store_guard(method):
         try:
             return method(self, *args, **kwargs)
         except (sqlite3.Error, StoreError) as exc:
-            self.notify(str(exc), title=self.app.t("store_error"), severity="error", timeout=10)
+            self.notify(str(exc), title=self.app.t("store_error"), severity="error", timeout=10, markup=False)
             return None
 
     return wrapper

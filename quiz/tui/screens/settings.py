@@ -53,13 +53,13 @@ class SettingsScreen(BaseScreen):
                 data[key] = float(raw) if kind == "number" else int(raw) if kind == "integer" else raw
             data["interleave_modules"] = self.query_one("#set-interleave", Switch).value
         except ValueError as exc:
-            self.notify(str(exc), severity="error")
+            self.notify(str(exc), severity="error", markup=False)
             return
         new = Settings.from_dict(data)
         try:
             path = save_settings(new)
         except OSError as exc:
-            self.notify(str(exc), severity="error")
+            self.notify(str(exc), severity="error", markup=False)
             return
         for key, value in new.to_dict().items():
             setattr(s, key, value)
@@ -67,6 +67,6 @@ class SettingsScreen(BaseScreen):
             from quiz.srs.scheduler import FsrsScheduler
 
             self.ctx.services.scheduler = FsrsScheduler(s.desired_retention)
-        self.notify(f"{self.t('saved')}: {path}")
+        self.notify(f"{self.t('saved')}: {path}", markup=False)
         if self.app.lang != s.lang:
             self.app.lang = s.lang
