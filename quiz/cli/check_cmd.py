@@ -42,14 +42,22 @@ def record(result) -> None:
     from quiz.services import open_services
     from quiz.srs.store import StoreError
 
+    from quiz.cli.common import note_waiting, store_problem
+
     try:
         services = open_services()
     except StoreError as exc:
         click.echo(f"warning: attempt not recorded: {exc}", err=True)
         return
+    note_waiting(services)
     try:
         services.store.record_attempt(result.exercise, services.clock.now(), result.status, result.passed,
                                       len(result.tests), result.duration_ms)
+    except Exception as exc:  # noqa: BLE001 - a store problem never changes the grade's exit status
+        message = store_problem(exc)
+        if message is None:
+            raise
+        click.echo(f"warning: attempt not recorded: {message}", err=True)
     finally:
         services.close()
 

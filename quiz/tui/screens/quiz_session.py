@@ -147,16 +147,16 @@ class QuizSessionScreen(BaseScreen):
     def action_rate(self, rating: int) -> None:
         if self.item.kind != "question" or not self.revealed or self.answered:
             return
-        self.answered = True
-        self.summary.outcomes.append(QuizOutcome(self.item, rating >= 3, rating, time.monotonic() - self.item_started))
         services = self.ctx.services
-        if services is not None:
+        if services is not None:  # written first: a rating that could not be saved is not counted
             from quiz.session.cards import question_card_id
 
             state = services.store.card(question_card_id(self.item.question_id))
             now = services.clock.now()
             out = services.scheduler.review(state, rating, now)
             services.store.record_review(state, out.after, rating, now, None, out.interval.total_seconds() / 86400)
+        self.answered = True
+        self.summary.outcomes.append(QuizOutcome(self.item, rating >= 3, rating, time.monotonic() - self.item_started))
         self.action_next()
 
     def action_next(self) -> None:
