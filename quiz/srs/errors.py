@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import errno
+import os
 import sqlite3
 from pathlib import Path
 
@@ -60,6 +61,23 @@ def not_a_folder(folder: Path) -> StoreError:
         f"a folder (or move that file away), then try again.", "not_a_folder")
 
 
+def _read_only_folder(path: Path) -> bool:
+    """Whether the folder of `path` is on a read-only mount (where SQLite cannot make its -wal and -shm files)."""
+    try:
+        return bool(os.statvfs(path.parent).f_flag & os.ST_RDONLY)
+    except (OSError, AttributeError):
+        return False
+
+
+def _no_space(path: Path) -> bool:
+    """Whether the disk holding `path` is (all but) full: SQLite reports some full-disk writes as I/O errors."""
+    try:
+        st = os.statvfs(path.parent)
+    except (OSError, AttributeError):
+        return False
+    return st.f_bavail * st.f_frsize < 256 * 1024
+
+
 def explain(exc: BaseException, path: Path, busy_timeout_s: float = 5.0) -> StoreError:
     """The StoreError for any exception raised while using the database at `path`."""
     if isinstance(exc, StoreError):
@@ -75,9 +93,13 @@ def explain(exc: BaseException, path: Path, busy_timeout_s: float = 5.0) -> Stor
             return disk_full(path, detail)
         if code == _NOTADB:
             return not_a_database(path, detail)
+        if code == _CANTOPEN and _read_only_folder(path):
+            return read_only(path, detail)
         if code == _CANTOPEN:
             return StoreError(f"cannot open {path} ({detail}). It was left untouched. Check that the folder "
                               f"exists and that you may read and write it, then try again.", "unavailable")
+        if code == _IOERR and _no_space(path):
+            return disk_full(path, detail)
         if code == _IOERR:
             return StoreError(f"{path} could not be read or written ({detail}); the last change was not saved. "
                               f"Check the disk, then try again.", "unavailable")
