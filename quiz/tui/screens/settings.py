@@ -63,6 +63,8 @@ class SettingsScreen(BaseScreen):
             return
         for key, value in new.to_dict().items():
             setattr(s, key, value)
+        for key, _, _ in FIELDS:  # show what was saved: a value out of range is shown clamped
+            self.query_one(f"#set-{key}", Input).value = str(getattr(s, key))
         if self.ctx.services is not None:
             from quiz.srs.scheduler import FsrsScheduler
 
