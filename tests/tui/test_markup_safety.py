@@ -232,3 +232,19 @@ async def test_notifications_show_paths_and_errors_literally(tmp_path):
         await pilot.press("t")
         await pilot.pause()
         assert_literal(app, "[/]x is damaged [link=x]")
+
+
+async def test_key_remapped_to_a_bracket_shows_literally(tmp_path):
+    ctx = markup_context(tmp_path)
+    ctx.settings.keys = {"home.review": "[/]", "home.quiz": "[link=x]"}
+    app = QuizApp(ctx)
+    try:
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            assert_literal(app, "[/] Review")
+            await pilot.press("question_mark")
+            await pilot.pause()
+            assert app.screen.__class__.__name__ == "HelpScreen"
+            assert_literal(app, "[link=x]")
+    finally:
+        ctx.services.close()
