@@ -53,7 +53,9 @@ DAMAGE = {
     "dropped column": sql("ALTER TABLE cards DROP COLUMN leech"),
     "bad json in the log": sql("UPDATE review_log SET state_before = '{not json' WHERE id = 2"),
     "bad date in a card": sql("UPDATE cards SET due = '2026-02-30 noon' WHERE card_id = 'q/q2'"),
-    "bad date in a logged state": sql("UPDATE review_log SET state_after = json_set(state_after, '$.due', 'soon')"),
+    "logged state not an object": sql("UPDATE review_log SET state_after = '[1, 2]' WHERE id = 3"),
+    "text in a number column": sql("UPDATE cards SET stability = 'high' WHERE card_id = 'q/q1'"),
+    "impossible day": sql("UPDATE exercise_attempts SET attempted_at = '2026-02-30T10:00:00.000000+00:00'"),
     "bad session summary": sql("UPDATE quiz_sessions SET summary = 'oops'"),
 }
 
@@ -121,6 +123,19 @@ def test_check_of_a_passing_file_exits_0_and_records_nothing_in_a_damaged_file(i
     assert "attempt not recorded" in result.stderr and "damaged" in result.stderr
     assert "Traceback" not in result.stderr
     assert db.read_bytes() == before
+
+
+def test_a_logged_state_that_cannot_be_read_makes_undo_a_message_and_changes_nothing(tmp_path):
+    db = tmp_path / "p.sqlite3"
+    populate(db)
+    sql("UPDATE review_log SET state_before = json_set(state_before, '$.due', 'soon') WHERE id = 3")(db)
+    with Store.open(db) as store:
+        cards = store.cards()
+        with pytest.raises(StoreError) as err:
+            store.undo_last(T0)
+        assert err.value.kind == "damaged" and "review_log row 3" in str(err.value)
+        assert store.cards() == cards
+        assert store.conn.execute("SELECT count(*) FROM review_log WHERE undone_at IS NOT NULL").fetchone()[0] == 0
 
 
 # --- read-only, full, locked --------------------------------------------------------------------

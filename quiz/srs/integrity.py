@@ -17,7 +17,12 @@ TIMES = {
     "quiz_sessions": ("started_at", "finished_at"),
 }
 JSON = {"review_log": ("state_before", "state_after"), "quiz_sessions": ("summary",)}
-INTEGERS = {"cards": ("state", "reps", "lapses"), "review_log": ("rating",)}
+_INT, _NUM = ("integer",), ("integer", "real", "null")
+TYPES = {
+    "cards": {"state": _INT, "reps": _INT, "lapses": _INT, "suspended": _INT, "leech": _INT,
+              "step": ("integer", "null"), "stability": _NUM, "difficulty": _NUM},
+    "review_log": {"rating": _INT},
+}
 
 
 def expected_schema(version: int) -> dict[str, set[str]]:
@@ -44,10 +49,21 @@ def _bad_time(value) -> int:
     return 0
 
 
-def _state_bad(column: str) -> str:
-    """SQL true when a logged card state is not a JSON object whose dates can be read."""
-    dates = " OR ".join(f"quiz_bad_time(json_extract({column}, '$.{key}'))" for key in ("due", "last_review", "buried_until"))
-    return f"(CASE WHEN json_valid({column}) AND json_type({column}) = 'object' THEN ({dates}) ELSE 1 END)"
+# the form the app writes (clock.iso); anything else is checked by Python, which is slower
+_ISO = "[0-9][0-9][0-9][0-9]-[0-1][0-9]-[0-3][0-9]T[0-2][0-9]:[0-5][0-9]:[0-5][0-9].[0-9][0-9][0-9][0-9][0-9][0-9]+00:00"
+
+
+def _time_bad(expr: str) -> str:
+    """SQL true when `expr` is a timestamp that cannot be read (NULL is fine)."""
+    # the '+0 days' modifier makes SQLite normalise an impossible date (02-30), which then differs
+    usual = (f"coalesce(typeof({expr}) = 'text' AND {expr} GLOB '{_ISO}' AND "
+             f"strftime('%Y-%m-%dT%H:%M:%S', substr({expr}, 1, 19), '+0 days') = substr({expr}, 1, 19), 0)")
+    return f"({expr} IS NOT NULL AND NOT {usual} AND quiz_bad_time({expr}))"
+
+
+def _not_object(column: str) -> str:
+    """SQL true when a logged card state is not a JSON object (its fields are read when a rating is undone)."""
+    return f"(CASE WHEN json_valid({column}) THEN json_type({column}) != 'object' ELSE 1 END)"
 
 
 def problems(conn: sqlite3.Connection, version: int) -> list[str]:
@@ -69,23 +85,36 @@ def problems(conn: sqlite3.Connection, version: int) -> list[str]:
     if found:
         return found
     conn.create_function("quiz_bad_time", 1, _bad_time, deterministic=True)
-    for table, columns in TIMES.items():
-        if table in expected:
-            _first_bad(conn, found, table, " OR ".join(f"quiz_bad_time({c})" for c in columns), "a date that cannot be read")
-    for table, columns in JSON.items():
-        if table in expected:
-            cond = " OR ".join(f"({c} IS NOT NULL AND NOT json_valid({c}))" for c in columns)
-            _first_bad(conn, found, table, cond, "text that is not valid JSON")
-    if "review_log" in expected:
-        _first_bad(conn, found, "review_log", f"{_state_bad('state_before')} OR {_state_bad('state_after')}",
-                   "a logged card state that cannot be read")
-    for table, columns in INTEGERS.items():
-        if table in expected:
-            _first_bad(conn, found, table, " OR ".join(f"typeof({c}) != 'integer'" for c in columns), "a number that is not an integer")
+    for table, columns in expected.items():
+        checks = _row_checks(table, columns)
+        if checks:
+            _first_bad(conn, found, table, checks)
     return found[:MAX_REPORTED]
 
 
-def _first_bad(conn: sqlite3.Connection, found: list[str], table: str, condition: str, what: str) -> None:
-    row = conn.execute(f"SELECT rowid FROM {table} WHERE {condition} LIMIT 1").fetchone()
+def _row_checks(table: str, columns: set[str]) -> list[tuple[str, str]]:
+    """(SQL condition, what it finds) for the rows of `table`, as the app reads them."""
+    checks = []
+    times = [c for c in TIMES.get(table, ()) if c in columns]
+    if times:
+        checks.append((" OR ".join(_time_bad(c) for c in times), "a date that cannot be read"))
+    if table == "review_log":
+        checks.append((f"{_not_object('state_before')} OR {_not_object('state_after')}",
+                       "a logged card state that is not a JSON object"))
+    json_columns = [c for c in JSON.get(table, ()) if c in columns and table != "review_log"]
+    if json_columns:
+        checks.append((" OR ".join(f"({c} IS NOT NULL AND NOT json_valid({c}))" for c in json_columns),
+                       "text that is not valid JSON"))
+    typed = {c: kinds for c, kinds in TYPES.get(table, {}).items() if c in columns}
+    if typed:
+        checks.append((" OR ".join(f"typeof({c}) NOT IN ({', '.join(repr(t) for t in kinds)})" for c, kinds in typed.items()),
+                       "a value of the wrong type"))
+    return checks
+
+
+def _first_bad(conn: sqlite3.Connection, found: list[str], table: str, checks: list[tuple[str, str]]) -> None:
+    """One pass over `table`: the first row that fails a check, and which check."""
+    what = "CASE " + " ".join(f"WHEN {cond} THEN {i}" for i, (cond, _) in enumerate(checks)) + " END"
+    row = conn.execute(f"SELECT rowid, {what} AS bad FROM {table} WHERE bad IS NOT NULL LIMIT 1").fetchone()
     if row is not None:
-        found.append(f"{table} row {row[0]} holds {what}")
+        found.append(f"{table} row {row[0]} holds {checks[row[1]][1]}")

@@ -12,7 +12,7 @@ from typing import Iterator
 
 from quiz.srs.cardstate import CardState
 from quiz.srs.clock import iso
-from quiz.srs.errors import StoreError, explain
+from quiz.srs.errors import StoreError, damaged, explain
 from quiz.srs.migrations import LATEST, MIGRATIONS
 
 log = logging.getLogger(__name__)
@@ -146,7 +146,10 @@ class Store:
             ).fetchone()
             if row is None:
                 return None
-            before = CardState.from_dict(json.loads(row["state_before"]))
+            try:
+                before = CardState.from_dict(json.loads(row["state_before"]))
+            except (ValueError, TypeError) as exc:  # rolled back: nothing changes
+                raise damaged(self.path, f"review_log row {row['id']} holds a card state that cannot be read: {exc}") from exc
             if before.is_new:
                 self.conn.execute("DELETE FROM cards WHERE card_id = ?", (row["card_id"],))
             else:
