@@ -59,11 +59,15 @@ def test_commands_do_not_hang_on_a_fifo(fifo_and_device_pack, command):
     assert "pipe.yaml" in out
 
 
-def test_app_start_does_not_hang_on_a_fifo(fifo_and_device_pack):
+def test_app_start_does_not_hang_on_a_fifo_or_break_on_bad_scalars(fifo_and_device_pack, valid_text):
     from quiz.tui.app import build_context
 
+    write(fifo_and_device_pack, "dated.yaml", with_tags(valid_text, "[2024-13-45]").replace("sample-question", "dated"))
+    write(fifo_and_device_pack, "huge.yaml", valid_text.replace("difficulty: 1", "difficulty: " + "9" * 5000)
+          .replace("sample-question", "huge"))
     ctx = build_context("en", [fifo_and_device_pack])
-    assert "sample-question" in ctx.bank.questions
+    assert "sample-question" in ctx.bank.questions and "dated" in ctx.bank.questions
+    assert "huge" not in ctx.bank.questions
     if ctx.services is not None:
         ctx.services.close()
 
