@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+
 def updated_toml(old: str, values: dict) -> str:
     """`old` with `values` set; a value equal to what the file already says is left as written.
 

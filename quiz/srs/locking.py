@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import sqlite3
-from typing import Callable
+from collections.abc import Callable
 
 FIRST_TRY_MS = 300
 

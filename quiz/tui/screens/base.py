@@ -13,7 +13,6 @@ from quiz.paths import database_file
 from quiz.srs.errors import StoreError, explain, locked
 from quiz.srs.locking import LockWait
 
-
 RETRY_S = 0.2
 
 
