@@ -9,8 +9,8 @@ import sys
 
 import pytest
 from click.testing import CliRunner
-from content_helpers import load_pack, messages, write
 
+from content_helpers import load_pack, messages, write
 from quiz.cli.main import cli
 
 LINE = re.compile(r"^(?P<path>.+):(?P<line>\d+):(?P<col>\d+): (error|warning): .+$")

@@ -12,8 +12,8 @@ from datetime import timedelta
 from pathlib import Path
 
 import pytest
-from srs_helpers import PACK, T0
 
+from srs_helpers import PACK, T0
 from quiz.srs.cardstate import CardState
 from quiz.srs.errors import StoreError, explain
 from quiz.srs.store import Store
