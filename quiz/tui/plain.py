@@ -35,5 +35,5 @@ def highlight(matcher, candidate: str) -> Content:
         return content
     for offset in offsets:
         if not candidate[offset].isspace():
-            content = content.stylize(matcher._match_style, offset, offset + 1)
+            content = content.stylize(matcher.match_style, offset, offset + 1)
     return content
