@@ -407,3 +407,11 @@ def test_a_copy_that_fails_midway_leaves_no_file_under_the_final_name(tmp_path, 
             store.backup(dest)
     assert seen and seen[0] != dest and seen[0].parent == dest.parent
     assert not dest.exists()
+
+
+def test_backup_to_a_place_that_cannot_be_written_is_a_message(isolated_home, tmp_path):
+    populate(isolated_home / "progress.sqlite3")
+    (tmp_path / "blocker").write_text("a file where a folder should be")
+    result = quiz("backup", str(tmp_path / "blocker" / "copy.sqlite3"), home=isolated_home)
+    assert "Traceback" not in result.stderr
+    assert result.returncode == 1 and "blocker" in result.stderr

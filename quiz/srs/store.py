@@ -228,4 +228,7 @@ class Store:
         """
         from quiz.srs.backup import write_copy
 
-        return write_copy(self.conn, Path(dest))
+        try:
+            return write_copy(self.conn, Path(dest))
+        except (OSError, sqlite3.Error) as exc:
+            raise explain(exc, Path(dest)) from exc
