@@ -110,7 +110,8 @@ def explain(exc: BaseException, path: Path, busy_timeout_s: float = 5.0) -> Stor
         if exc.errno in (errno.EROFS, errno.EACCES, errno.EPERM):
             return read_only(path, detail)
         if exc.errno in (errno.ENOTDIR, errno.EEXIST):
-            return not_a_folder(Path(exc.filename) if exc.filename else path.parent)
+            return StoreError(f"{path} cannot be written: a file stands where a folder of its path should be "
+                              f"({detail}). Move that file away or choose another place, then try again.", "not_a_folder")
         return StoreError(f"cannot use {path} ({detail}). Nothing was changed.", "unavailable")
     # a row that cannot be read back (bad JSON, a bad date): the file holds data this app did not write
     return damaged(path, f"unreadable data: {detail}")
