@@ -14,6 +14,23 @@ def quiz_home() -> Path | None:
     return Path(value).expanduser() if value else None
 
 
+def home_problem() -> str | None:
+    """Why QUIZ_HOME cannot be used (it, or a folder above it, is a file), or None."""
+    home = quiz_home()
+    if home is None:
+        return None
+    for folder in [home, *home.parents]:
+        try:
+            if folder.exists():
+                if folder.is_dir():
+                    return None
+                return (f"QUIZ_HOME is {home}, but {folder} is a file, not a folder; the progress database, "
+                        f"settings and workspace live in that folder. Point QUIZ_HOME at a folder (or move the file away).")
+        except OSError as exc:
+            return f"QUIZ_HOME is {home}, which cannot be used: {exc.strerror or exc}"
+    return None
+
+
 def data_dir() -> Path:
     """The directory of the progress database and backups (not created here)."""
     home = quiz_home()

@@ -114,7 +114,7 @@ def test_migration_from_the_first_schema_version(tmp_path):
     conn = sqlite3.connect(path)
     conn.executescript(MIGRATIONS[0] + "; PRAGMA user_version = 1;")
     conn.execute("INSERT INTO cards (card_id, state, due, reps) VALUES ('q/old', 2, '2026-01-01T00:00:00.000000+00:00', 3)")
-    conn.execute("INSERT INTO review_log (card_id, rating, reviewed_at, state_before, state_after) VALUES ('q/old', 3, 'x', '{}', '{}')")
+    conn.execute("INSERT INTO review_log (card_id, rating, reviewed_at, state_before, state_after) VALUES ('q/old', 3, '2026-01-01T00:00:00.000000+00:00', '{}', '{}')")
     conn.commit()
     conn.close()
     with Store.open(path) as s:

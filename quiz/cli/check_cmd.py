@@ -8,6 +8,7 @@ from pathlib import Path
 import click
 
 from quiz.cli.common import lang_option, load_bank_for
+from quiz.textsafe import printable
 
 SYMBOLS = {"pass": ("✓", "green"), "fail": ("✗", "red"), "error": ("!", "red"), "timeout": ("⏱", "yellow")}
 
@@ -21,19 +22,19 @@ def exercise_or_usage_error(bank, exercise_id: str):
 
 def print_result(result, title: str) -> None:
     symbol, colour = SYMBOLS.get(result.status, ("?", "white"))
-    click.echo(click.style(f"{symbol} {title}: {result.status}", fg=colour, bold=True) + f"  ({result.duration_ms} ms)")
+    click.echo(click.style(printable(f"{symbol} {title}: {result.status}"), fg=colour, bold=True) + f"  ({result.duration_ms} ms)")
     for test in result.tests:
         s, c = SYMBOLS.get(test.status, ("?", "white"))
-        click.echo(click.style(f"  {s} ", fg=c) + test.name)
+        click.echo(click.style(f"  {s} ", fg=c) + printable(test.name))
         if test.status != "pass" and test.message:
-            click.echo(f"      {test.message}")
+            click.echo(printable(f"      {test.message}"))
         if test.status != "pass" and test.output.strip():
-            lines = test.output.strip().splitlines()
+            lines = printable(test.output.strip()).splitlines()
             click.echo(click.style("      output: ", dim=True) + "\n              ".join(lines[:8]) + (" ..." if len(lines) > 8 else ""))
     if not result.tests and result.message:
-        click.echo(f"  {result.message}")
+        click.echo(printable(f"  {result.message}"))
     elif result.status != "pass":
-        click.echo(f"  {result.message}")
+        click.echo(printable(f"  {result.message}"))
 
 
 def record(result) -> None:
@@ -41,14 +42,22 @@ def record(result) -> None:
     from quiz.services import open_services
     from quiz.srs.store import StoreError
 
+    from quiz.cli.common import note_waiting, store_problem
+
     try:
         services = open_services()
     except StoreError as exc:
         click.echo(f"warning: attempt not recorded: {exc}", err=True)
         return
+    note_waiting(services)
     try:
         services.store.record_attempt(result.exercise, services.clock.now(), result.status, result.passed,
                                       len(result.tests), result.duration_ms)
+    except Exception as exc:  # noqa: BLE001 - a store problem never changes the grade's exit status
+        message = store_problem(exc)
+        if message is None:
+            raise
+        click.echo(f"warning: attempt not recorded: {message}", err=True)
     finally:
         services.close()
 

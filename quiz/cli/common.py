@@ -47,13 +47,37 @@ lang_option = click.option(
 )
 
 
+def store_problem(exc: BaseException) -> str | None:
+    """The clear message for a progress-database error raised anywhere in a command, else None."""
+    import sys
+
+    from quiz.srs.errors import StoreError
+
+    if isinstance(exc, StoreError):
+        return str(exc)
+    sqlite3 = sys.modules.get("sqlite3")
+    if sqlite3 is not None and isinstance(exc, sqlite3.Error):
+        from quiz import paths
+        from quiz.srs.errors import explain
+
+        return str(explain(exc, paths.database_file()))
+    return None
+
+
+def note_waiting(services) -> None:
+    """Say on stderr when a write waits for another program's lock on the database."""
+    services.store.on_wait = lambda note: click.echo(note, err=True)
+
+
 def open_services_or_exit(**kwargs):
     """Open the progress store; a store problem becomes a clear message and exit status 1."""
     from quiz.services import open_services
     from quiz.srs.store import StoreError
 
     try:
-        return open_services(**kwargs)
+        services = open_services(**kwargs)
     except StoreError as exc:
         click.echo(f"error: {exc}", err=True)
         raise SystemExit(1) from None
+    note_waiting(services)
+    return services

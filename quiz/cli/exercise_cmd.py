@@ -6,6 +6,7 @@ import click
 
 from quiz.cli.check_cmd import exercise_or_usage_error
 from quiz.cli.common import lang_of, lang_option, load_bank_for, open_services_or_exit
+from quiz.textsafe import printable
 
 
 @click.group()
@@ -33,7 +34,7 @@ def list_exercises(ctx: click.Context, module_id: str | None) -> None:
             continue
         state = status.get(ex.id, "not started")
         colour = {"passed": "green", "failing": "red"}.get(state, "white")
-        click.echo(f"{ex.id:<28} {click.style(f'{state:<12}', fg=colour)} {ex.module:<26} {ex.title.get(lang)}")
+        click.echo(f"{ex.id:<28} {click.style(f'{state:<12}', fg=colour)} {ex.module:<26} {printable(ex.title.get(lang))}")
 
 
 @exercise.command()
@@ -48,8 +49,8 @@ def start(ctx: click.Context, exercise_id: str) -> None:
     ex = exercise_or_usage_error(bank, exercise_id)
     path, created = workspace.start(bank, exercise_id)
     lang = lang_of(ctx)
-    click.echo(click.style(ex.title.get(lang), bold=True) + "\n")
-    click.echo(ex.prompt.get(lang) + "\n")
+    click.echo(click.style(printable(ex.title.get(lang)), bold=True) + "\n")
+    click.echo(printable(ex.prompt.get(lang)) + "\n")
     click.echo(("created " if created else "already in your workspace: ") + str(path))
     click.echo(f"edit it, then run: quiz check {exercise_id}   (or: quiz watch {exercise_id})")
 
@@ -74,7 +75,7 @@ def hint(ctx: click.Context, exercise_id: str) -> None:
     finally:
         services.close()
     for i, text in enumerate(hints[:shown], 1):
-        click.echo(f"hint {i}/{len(hints)}: {text}")
+        click.echo(printable(f"hint {i}/{len(hints)}: {text}"))
     if shown == len(hints):
         click.echo("(that was the last hint)")
 

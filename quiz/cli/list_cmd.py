@@ -7,6 +7,7 @@ import json
 import click
 
 from quiz.cli.common import lang_of, lang_option, load_bank_for, report_skipped
+from quiz.textsafe import printable
 
 
 @click.command("list")
@@ -43,5 +44,5 @@ def list_questions(ctx: click.Context, module_id: str | None, as_json: bool) -> 
     for r in rows:
         num = f"{r['number']:>3}" if r["number"] else "  -"
         title = r["title"] if len(r["title"]) <= 60 else r["title"][:59] + "…"
-        click.echo(f"{num}  {r['id']:<34} {r['module']:<26} {title}  [cards {r['cards']}, choices {r['choices']}, ex {r['exercises']}]")
+        click.echo(printable(f"{num}  {r['id']:<34} {r['module']:<26} {title}  [cards {r['cards']}, choices {r['choices']}, ex {r['exercises']}]"))
     click.echo(f"{len(rows)} question(s)", err=True)

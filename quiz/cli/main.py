@@ -39,6 +39,12 @@ COMMANDS = {
 @click.pass_context
 def cli(ctx: click.Context, lang: str | None, content_dirs: tuple[Path, ...]) -> None:
     """AI-infrastructure interview trainer. With no command, opens the app."""
+    from quiz.paths import home_problem
+
+    problem = home_problem()
+    if problem is not None:
+        click.echo(f"error: {problem}", err=True)
+        ctx.exit(1)
     ctx.ensure_object(dict)
     ctx.obj["lang"] = lang
     ctx.obj["content_dirs"] = list(content_dirs)
@@ -53,3 +59,11 @@ def main() -> None:
         cli(prog_name="quiz")
     except KeyboardInterrupt:
         sys.exit(130)
+    except Exception as exc:  # the command boundary: a progress-database problem is a message, not a traceback
+        from quiz.cli.common import store_problem
+
+        message = store_problem(exc)
+        if message is None:
+            raise
+        click.echo(f"error: {message}", err=True)
+        sys.exit(1)

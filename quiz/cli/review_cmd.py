@@ -9,6 +9,7 @@ import click
 
 from quiz.cli.common import lang_of, lang_option, load_bank_for, open_services_or_exit, report_skipped
 from quiz.srs.scheduler import RATING_NAMES, format_interval
+from quiz.textsafe import printable
 
 HELP_LINE = "  u undo   s suspend   b bury   q quit"
 
@@ -61,14 +62,14 @@ def run_plain(services, bank, lang: str, modules: list[str] | None, limit: int |
         state, view = item
         q = session.queue
         label = "new" if state.is_new else "due"
-        click.echo(f"\n[{label}] {len(q.due)} due, {len(q.new)} new left · {view.module} · {view.card_id}")
-        click.echo(click.style("Q: ", bold=True) + view.front)
+        click.echo(printable(f"\n[{label}] {len(q.due)} due, {len(q.new)} new left · {view.module} · {view.card_id}"))
+        click.echo(click.style("Q: ", bold=True) + printable(view.front))
         shown_at = time.monotonic()
         if _read("(Enter shows the answer, q quits) ") in (None, "q"):
             quit_early = True
             break
         click.echo(click.style("A:", bold=True))
-        click.echo(view.back)
+        click.echo(printable(view.back))
         preview = session.preview(state)
         choices = "   ".join(f"{r} {RATING_NAMES[r]} ({format_interval(preview[r])})" for r in (1, 2, 3, 4))
         while True:

@@ -7,6 +7,7 @@ import json
 import click
 
 from quiz.cli.common import lang_of, lang_option, load_bank_for, open_services_or_exit
+from quiz.textsafe import printable
 
 
 @click.command()
@@ -43,4 +44,4 @@ def stats(ctx: click.Context, as_json: bool) -> None:
         if not m:
             continue
         bar = "█" * round(10 * m["mastery"])
-        click.echo(f"  {module.name.get(lang)[:28]:<28} {bar:<10} {m['mastered']}/{m['total']}  seen {m['seen']}  due {m['due']}")
+        click.echo(f"  {printable(module.name.get(lang))[:28]:<28} {bar:<10} {m['mastered']}/{m['total']}  seen {m['seen']}  due {m['due']}")

@@ -11,6 +11,7 @@ import click
 
 from quiz.cli.check_cmd import exercise_or_usage_error, print_result, record
 from quiz.cli.common import lang_of, lang_option, load_bank_for
+from quiz.textsafe import printable
 
 KEYS = "keys: Enter re-check · h hint · r reset · n next exercise · q quit"
 
@@ -41,7 +42,7 @@ def watch(ctx: click.Context, exercise_id: str) -> None:
         while True:
             ex = bank.exercises[current]
             path, _ = workspace.start(bank, current)
-            click.echo(click.style(f"\n{ex.title.get(lang)}", bold=True) + f"\nwatching {path}\n{KEYS}")
+            click.echo(click.style(printable(f"\n{ex.title.get(lang)}"), bold=True) + f"\nwatching {path}\n{KEYS}")
             events: queue.Queue = queue.Queue()
             stop = threading.Event()
             thread = threading.Thread(target=_watch_thread, args=(path, events, stop), daemon=True)
@@ -71,7 +72,7 @@ def watch(ctx: click.Context, exercise_id: str) -> None:
                         hints = ex.hints.get(lang)
                         hints_shown = min(hints_shown + 1, len(hints))
                         for i, text in enumerate(hints[:hints_shown], 1):
-                            click.echo(f"hint {i}/{len(hints)}: {text}")
+                            click.echo(printable(f"hint {i}/{len(hints)}: {text}"))
                         if not hints:
                             click.echo("no hints for this exercise")
                     elif key == "r":

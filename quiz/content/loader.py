@@ -55,7 +55,7 @@ def _load_root(bank: Bank, root: Path, strict: bool, is_builtin: bool, cache: Pa
         bank.problems.append(Problem(str(root), 1, 1, "content folder does not exist"))
         return
     modules = root / MODULES_FILE
-    if modules.is_file():
+    if modules.exists() or modules.is_symlink():
         _load_modules(bank, modules, strict, cache)
     exercise_dirs = sorted(p.parent for p in root.rglob(EXERCISE_FILE))
     inside = set(exercise_dirs)

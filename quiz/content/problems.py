@@ -15,7 +15,9 @@ class Problem:
     severity: str = "error"  # "error" or "warning"
 
     def __str__(self) -> str:
-        return f"{self.path}:{self.line}:{self.col}: {self.severity}: {self.message}"
+        from quiz.textsafe import printable
+
+        return printable(f"{self.path}:{self.line}:{self.col}: {self.severity}: {self.message}")
 
     def to_dict(self) -> dict:
         return {

@@ -12,6 +12,7 @@ from typing import Iterator
 
 from quiz.srs.cardstate import CardState
 from quiz.srs.clock import iso
+from quiz.srs.errors import StoreError, damaged, explain
 from quiz.srs.migrations import LATEST, MIGRATIONS
 
 log = logging.getLogger(__name__)
@@ -20,9 +21,7 @@ CARD_COLUMNS = ("card_id", "state", "step", "stability", "difficulty", "due", "l
                 "reps", "lapses", "suspended", "buried_until", "leech")
 
 
-class StoreError(RuntimeError):
-    """The database cannot be used as it is; the message says where it is and what to do."""
-
+__all__ = ["Store", "StoreError"]
 
 _ts = iso
 
@@ -34,45 +33,29 @@ def _row_to_state(row: sqlite3.Row) -> CardState:
 class Store:
     """One connection; open with `Store.open(path)`; nothing happens at import time."""
 
-    def __init__(self, conn: sqlite3.Connection, path: Path):
+    def __init__(self, conn: sqlite3.Connection, path: Path, busy_timeout_ms: int = 5000):
         self.conn = conn
         self.path = path
+        self.busy_timeout_ms = busy_timeout_ms
+        self.on_wait = None  # called with a note when a write has to wait for another program's lock
 
     @classmethod
     def open(cls, path: Path, busy_timeout_ms: int = 5000) -> "Store":
+        """Open (creating if needed) and migrate; raises StoreError, leaving a damaged file untouched."""
+        from quiz.srs.opening import connect_checked
+
         path = Path(path)
-        exists = path.exists()
-        if exists and not path.is_file():
-            raise StoreError(f"{path} is not a file; move it away so the progress database can be created there")
-        if not exists:
-            path.parent.mkdir(parents=True, exist_ok=True)
+        conn, version = connect_checked(path, busy_timeout_ms)
+        store = cls(conn, path, busy_timeout_ms)
         try:
-            conn = sqlite3.connect(path, timeout=busy_timeout_ms / 1000, isolation_level=None, check_same_thread=False)
-        except sqlite3.Error as exc:
-            raise StoreError(f"cannot open the progress database {path}: {exc}") from exc
-        conn.row_factory = sqlite3.Row
-        try:
-            version = conn.execute("PRAGMA user_version").fetchone()[0]
-            conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
-        except sqlite3.DatabaseError as exc:
+            conn.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
+            conn.execute("PRAGMA journal_mode = WAL")
+            conn.execute("PRAGMA synchronous = NORMAL")  # with WAL: safe against a crash or kill -9 of the app
+            conn.execute("PRAGMA foreign_keys = ON")
+            store._migrate(version)
+        except (sqlite3.Error, StoreError) as exc:
             conn.close()
-            raise StoreError(
-                f"{path} is not a readable progress database ({exc}). It was left untouched. "
-                f"Move or rename it (your progress is in it, or in the backups/ folder beside it), "
-                f"then start again to create a fresh one."
-            ) from exc
-        if version > LATEST:
-            conn.close()
-            raise StoreError(
-                f"{path} has schema version {version}, newer than this app understands ({LATEST}). "
-                f"It was left untouched; upgrade the app to use it."
-            )
-        conn.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
-        conn.execute("PRAGMA journal_mode = WAL")
-        conn.execute("PRAGMA synchronous = NORMAL")  # with WAL: safe against a crash or kill -9 of the app
-        conn.execute("PRAGMA foreign_keys = ON")
-        store = cls(conn, path)
-        store._migrate(version)
+            raise explain(exc, path, busy_timeout_ms / 1000) from exc
         return store
 
     def close(self) -> None:
@@ -101,14 +84,30 @@ class Store:
 
     @contextmanager
     def transaction(self) -> Iterator[sqlite3.Connection]:
-        """BEGIN IMMEDIATE ... COMMIT: short write transactions, safe with two app instances."""
-        self.conn.execute("BEGIN IMMEDIATE")
+        """BEGIN IMMEDIATE ... COMMIT: short write transactions, safe with two app instances.
+
+        A database error becomes a StoreError that says what happened and what to do.
+        """
+        from quiz.srs.locking import begin_immediate
+
+        try:
+            begin_immediate(self.conn, self.busy_timeout_ms, self.on_wait,
+                            f"{self.path} is locked by another program; waiting up to "
+                            f"{self.busy_timeout_ms / 1000:g} s for it ...")
+        except sqlite3.Error as exc:
+            raise explain(exc, self.path, self.busy_timeout_ms / 1000) from exc
         try:
             yield self.conn
-        except BaseException:
-            self.conn.execute("ROLLBACK")
+            self.conn.execute("COMMIT")
+        except BaseException as exc:
+            if self.conn.in_transaction:
+                try:
+                    self.conn.execute("ROLLBACK")
+                except sqlite3.Error:  # pragma: no cover - the transaction is gone already
+                    pass
+            if isinstance(exc, sqlite3.Error):
+                raise explain(exc, self.path, self.busy_timeout_ms / 1000) from exc
             raise
-        self.conn.execute("COMMIT")
 
     # --- cards -------------------------------------------------------------------------------
 
@@ -147,7 +146,10 @@ class Store:
             ).fetchone()
             if row is None:
                 return None
-            before = CardState.from_dict(json.loads(row["state_before"]))
+            try:
+                before = CardState.from_dict(json.loads(row["state_before"]))
+            except (ValueError, TypeError) as exc:  # rolled back: nothing changes
+                raise damaged(self.path, f"review_log row {row['id']} holds a card state that cannot be read: {exc}") from exc
             if before.is_new:
                 self.conn.execute("DELETE FROM cards WHERE card_id = ?", (row["card_id"],))
             else:
@@ -220,12 +222,13 @@ class Store:
             self.conn.execute("INSERT OR REPLACE INTO settings (key, value) VALUES (?, ?)", (key, value))
 
     def backup(self, dest: Path) -> Path:
-        """A consistent copy through SQLite's online backup API, safe while the app runs."""
-        dest = Path(dest)
-        dest.parent.mkdir(parents=True, exist_ok=True)
-        target = sqlite3.connect(dest)
+        """A consistent copy through SQLite's online backup API, safe while the app runs.
+
+        The copy is written under a temporary name and renamed, so `dest` is never a partial file.
+        """
+        from quiz.srs.backup import write_copy
+
         try:
-            self.conn.backup(target)
-        finally:
-            target.close()
-        return dest
+            return write_copy(self.conn, Path(dest))
+        except (OSError, sqlite3.Error) as exc:
+            raise explain(exc, Path(dest)) from exc

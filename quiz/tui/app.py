@@ -49,7 +49,12 @@ class QuizApp(App):
         self.ctx = ctx
         self.start_screen = start_screen
         self.lang = ctx.settings.lang
-        self.theme = ctx.settings.theme if ctx.settings.theme else "textual-dark"
+        theme = ctx.settings.theme or "textual-dark"
+        if theme not in self.available_themes:
+            ctx.settings.problems.append(f"'theme' {theme!r} is not a theme of this app; using 'textual-dark' "
+                                         f"(the palette's 'Change theme' lists them)")
+            theme = "textual-dark"
+        self.theme = theme
         if ctx.settings.keys:
             self.set_keymap(ctx.settings.keys)
 
@@ -62,10 +67,16 @@ class QuizApp(App):
         self.title = self.t("app_title")
         self.push_screen(HomeScreen())
         if self.ctx.store_error:
-            self.notify(self.ctx.store_error, title=self.t("store_error"), severity="error", timeout=15)
+            self.notify(self.ctx.store_error, title=self.t("store_error"), severity="error", timeout=15, markup=False)
+        if self.ctx.settings.problems:
+            from quiz import paths
+
+            self.notify("\n".join(self.ctx.settings.problems), title=f"{paths.config_file()}", severity="warning",
+                        timeout=15, markup=False)
         errors = self.ctx.bank.errors
         if errors:
-            self.notify(f"{len(errors)}: {errors[0]}", title=self.t("content_problems"), severity="warning", timeout=10)
+            self.notify(f"{len(errors)}: {errors[0]}", title=self.t("content_problems"), severity="warning", timeout=10,
+                        markup=False)
         if self.start_screen:
             self.open_screen(self.start_screen)
         self.call_after_refresh(_after_first_frame)

@@ -6,6 +6,8 @@ from functools import partial
 
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 
+from quiz.tui.plain import escaped, highlight, plain
+
 
 class ContentProvider(Provider):
     def _entries(self):
@@ -24,7 +26,7 @@ class ContentProvider(Provider):
 
     async def discover(self) -> Hits:
         for title, help_text, command, _, _ in list(self._entries())[:40]:
-            yield DiscoveryHit(title, command, help=help_text)
+            yield DiscoveryHit(plain(title), command, text=title, help=escaped(help_text))
 
     async def search(self, query: str) -> Hits:
         needle = query.strip().lower()
@@ -34,10 +36,10 @@ class ContentProvider(Provider):
         for title, help_text, command, head, body in self._entries():
             if needle in head:  # number, id or title (a Chinese substring matches too)
                 score = 1.0 if needle == head.split(" ")[0] else 0.9
-                yield Hit(score, matcher.highlight(title), command, text=title, help=help_text)
+                yield Hit(score, highlight(matcher, title), command, text=title, help=escaped(help_text))
             elif needle in body:
-                yield Hit(0.5, title, command, text=title, help=f"{help_text} · found in the answer")
+                yield Hit(0.5, plain(title), command, text=title, help=escaped(f"{help_text} · found in the answer"))
             else:
                 fuzzy = matcher.match(title)
                 if fuzzy > 0:
-                    yield Hit(fuzzy * 0.8, matcher.highlight(title), command, text=title, help=help_text)
+                    yield Hit(fuzzy * 0.8, highlight(matcher, title), command, text=title, help=escaped(help_text))

@@ -154,6 +154,7 @@ async def test_locked_database_is_shown_not_fatal(ctx):
         other = sqlite3.connect(ctx.store.path, timeout=0.1)
         other.execute("BEGIN EXCLUSIVE")
         ctx.store.conn.execute("PRAGMA busy_timeout = 100")
+        ctx.store.busy_timeout_ms = 100  # too short to wait with a note: the error comes at once
         try:
             await pilot.press("space", "3")
             await pilot.pause()

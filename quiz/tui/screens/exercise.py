@@ -9,10 +9,12 @@ import subprocess
 from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
+from textual.content import Content
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Header, LoadingIndicator, Markdown, Static, TextArea
 
 from quiz import workspace
+from quiz.tui.plain import markup, plain
 from quiz.tui.screens.base import BaseScreen, store_guard
 from quiz.tui.widgets.keybar import KeyBar
 from quiz.tui.screens.confirm import ConfirmScreen
@@ -53,7 +55,7 @@ class ExerciseScreen(BaseScreen):
                 yield Markdown(id="exercise-prompt", classes="markdown")
                 yield Markdown(id="exercise-hints", classes="markdown")
             with Vertical(id="exercise-right"):
-                yield Static(str(self.path), classes="muted")
+                yield Static(plain(self.path), classes="muted")
                 yield TextArea.code_editor(self.path.read_text(encoding="utf-8"), language="python", id="editor")
                 yield LoadingIndicator(id="grading", classes="hidden")
                 yield Static(id="results")
@@ -88,7 +90,7 @@ class ExerciseScreen(BaseScreen):
         try:
             grader.start()
         except Exception as exc:  # noqa: BLE001 - shown, not fatal
-            self.app.call_from_thread(self.notify, str(exc), title="grader", severity="error")
+            self.app.call_from_thread(self.notify, str(exc), title="grader", severity="error", markup=False)
         self.grader = grader
 
     def on_unmount(self) -> None:
@@ -140,22 +142,24 @@ class ExerciseScreen(BaseScreen):
     def show_error(self, message: str) -> None:
         self.running = False
         self.query_one("#grading").add_class("hidden")
-        self.query_one("#results", Static).update(f"[red]{message}[/red]")
+        self.query_one("#results", Static).update(markup("[red]$message[/red]", message=message))
 
     def show_result(self, result) -> None:
         self.running = False
         self.query_one("#grading").add_class("hidden")
         self.record(result)
         colour = {"pass": "green", "fail": "red", "error": "red", "timeout": "yellow"}[result.status]
-        lines = [f"[b {colour}]{ICONS[result.status]} {result.status}[/]  {result.passed}/{len(result.tests)} · {result.duration_ms} ms"]
+        # names and messages come from the learner's code: filled in as literal text, never markup
+        lines = [markup(f"[b {colour}]{ICONS[result.status]} {result.status}[/]  $summary",
+                        summary=f"{result.passed}/{len(result.tests)} · {result.duration_ms} ms")]
         for t in result.tests:
             c = {"pass": "green", "fail": "red", "error": "red", "timeout": "yellow"}[t.status]
-            lines.append(f"[{c}]{ICONS[t.status]}[/] {t.name}")
+            lines.append(markup(f"[{c}]{ICONS[t.status]}[/] $name", name=t.name))
             if t.status != "pass" and t.message:
-                lines.append(f"   [dim]{t.message}[/dim]")
+                lines.append(markup("   [dim]$message[/dim]", message=t.message))
         if not result.tests and result.message:
-            lines.append(result.message)
-        self.query_one("#results", Static).update("\n".join(lines))
+            lines.append(plain(result.message))
+        self.query_one("#results", Static).update(Content("\n").join(lines))
 
     @store_guard
     def record(self, result) -> None:
@@ -174,7 +178,7 @@ class ExerciseScreen(BaseScreen):
             if yes:
                 path, saved = workspace.reset(self.ctx.bank, self.exercise_id)
                 self.query_one("#editor", TextArea).text = path.read_text(encoding="utf-8")
-                self.notify(f"{self.t('reset')}" + (f": {saved.name}" if saved else ""))
+                self.notify(f"{self.t('reset')}" + (f": {saved.name}" if saved else ""), markup=False)
 
         self.app.push_screen(ConfirmScreen(self.t("confirm_reset"), self.t("yes"), self.t("no")), done)
 

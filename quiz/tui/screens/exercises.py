@@ -5,6 +5,7 @@ from __future__ import annotations
 from textual.app import ComposeResult
 from textual.widgets import DataTable, Header, Select
 
+from quiz.tui.plain import cell, plain
 from quiz.tui.screens.base import BaseScreen
 from quiz.tui.widgets.keybar import KeyBar
 
@@ -19,7 +20,7 @@ class ExercisesScreen(BaseScreen):
     def compose(self) -> ComposeResult:
         bank = self.ctx.bank
         used = {e.module for e in bank.exercises.values()}
-        options = [(m.name.get(self.lang), m.id) for m in bank.ordered_modules() if m.id in used]
+        options = [(plain(m.name.get(self.lang)), m.id) for m in bank.ordered_modules() if m.id in used]
         yield Header()
         yield Select(options, prompt=self.t("filter_module"), id="exercise-filter", value=self.module or Select.NULL)
         yield DataTable(id="exercise-table", cursor_type="row", zebra_stripes=True)
@@ -53,7 +54,7 @@ class ExercisesScreen(BaseScreen):
                 continue
             state = status.get(ex.id, "not started")
             label = self.t("status_" + state.replace(" ", "_"))
-            table.add_row(ex.title.get(self.lang), f"[{STATUS_STYLE[state]}]{label}[/]", ex.id, key=ex.id)
+            table.add_row(cell(ex.title.get(self.lang)), f"[{STATUS_STYLE[state]}]{label}[/]", ex.id, key=ex.id)
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
         self.app.open_screen("exercise", exercise_id=event.row_key.value)

@@ -8,6 +8,8 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import DataTable, Label
 
+from quiz.tui.plain import cell
+
 
 class HelpScreen(ModalScreen):
     BINDINGS = [Binding("escape,question_mark,q", "dismiss", "Close")]
@@ -28,4 +30,4 @@ class HelpScreen(ModalScreen):
             if (b.action, key) in seen:
                 continue
             seen.add((b.action, key))
-            table.add_row(self.app.get_key_display(b), b.description or b.action, b.id or "")
+            table.add_row(cell(self.app.get_key_display(b)), cell(b.description or b.action), cell(b.id or ""))

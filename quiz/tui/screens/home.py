@@ -6,6 +6,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.widgets import DataTable, Header, Static
 
+from quiz.tui.plain import cell
 from quiz.tui.screens.base import BaseScreen
 from quiz.tui.widgets.keybar import KeyBar
 
@@ -75,7 +76,7 @@ class HomeScreen(BaseScreen):
             count = len(bank.ordered_questions(module.id))
             total = max(m["total"], 1)
             bar = "█" * round(10 * m["mastered"] / total) + "▒" * (round(10 * m["seen"] / total) - round(10 * m["mastered"] / total))
-            table.add_row(str(module.number), module.name.get(self.lang), str(count), f"{m['seen']}/{m['total']}",
+            table.add_row(str(module.number), cell(module.name.get(self.lang)), str(count), f"{m['seen']}/{m['total']}",
                           str(m["mastered"]), str(m["due"]), bar.ljust(10, "·"), key=module.id)
         if cursor:
             table.move_cursor(row=min(cursor, table.row_count - 1))
@@ -95,7 +96,7 @@ class HomeScreen(BaseScreen):
         if questions:
             self.app.open_screen("question", question_id=questions[0].id)
         else:
-            self.notify(f"{module_id}: 0 {self.t('questions').lower()}")
+            self.notify(f"{module_id}: 0 {self.t('questions').lower()}", markup=False)
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
         self.action_browse()

@@ -7,6 +7,7 @@ from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.widgets import Header, Markdown, Static
 
+from quiz.tui.plain import plain
 from quiz.tui.screens.base import BaseScreen
 from quiz.tui.widgets.keybar import KeyBar
 
@@ -37,7 +38,7 @@ class QuestionScreen(BaseScreen):
         module = self.ctx.bank.modules.get(q.module)
         yield Header()
         with VerticalScroll(id="question-scroll"):
-            yield Static(f"#{q.number or '-'} · {module.name.get(lang) if module else q.module} · {q.id}", classes="muted title")
+            yield Static(plain(f"#{q.number or '-'} · {module.name.get(lang) if module else q.module} · {q.id}"), classes="muted title")
             yield Markdown(f"## {q.question.get(lang)}", classes="markdown")
             yield Static(self.t("space_reveal"), id="reveal-hint", classes="muted" + (" hidden" if self.revealed else ""))
             yield Markdown(self._body(), id="answer", classes="markdown" + ("" if self.revealed else " hidden"))

@@ -10,6 +10,7 @@ from textual.containers import VerticalScroll
 from textual.widgets import Header, Markdown, OptionList, Static, TextArea
 
 from quiz.session.quiz import QuizItem, QuizOutcome, QuizSummary, keyword_coverage
+from quiz.tui.plain import plain
 from quiz.tui.screens.base import BaseScreen, store_guard
 from quiz.tui.widgets.keybar import KeyBar
 
@@ -69,9 +70,9 @@ class QuizSessionScreen(BaseScreen):
             self.item_started = time.monotonic()
             area = self.query_one("#answer-input", TextArea)
             area.text, area.read_only = "", False
-        self.query_one("#quiz-progress", Static).update(
+        self.query_one("#quiz-progress", Static).update(plain(
             f"{self.index + 1}/{len(self.items)} · {q.module} · {q.id}   "
-            + (self.t("rate_prompt") if item.kind == "question" else ""))
+            + (self.t("rate_prompt") if item.kind == "question" else "")))
         area = self.query_one("#answer-input", TextArea)
         options = self.query_one("#quiz-options", OptionList)
         feedback = self.query_one("#quiz-feedback", Markdown)
@@ -85,7 +86,7 @@ class QuizSessionScreen(BaseScreen):
             self.query_one("#quiz-question", Markdown).update(f"## {choice.prompt.get(lang)}")
             area.display, options.display = False, True
             options.clear_options()
-            options.add_options([f"{chr(65 + i)}. {o.text.get(lang)}" for i, o in enumerate(choice.options)])
+            options.add_options([plain(f"{chr(65 + i)}. {o.text.get(lang)}") for i, o in enumerate(choice.options)])
             options.disabled = self.answered
             if not keep:
                 options.highlighted = 0
@@ -146,16 +147,16 @@ class QuizSessionScreen(BaseScreen):
     def action_rate(self, rating: int) -> None:
         if self.item.kind != "question" or not self.revealed or self.answered:
             return
-        self.answered = True
-        self.summary.outcomes.append(QuizOutcome(self.item, rating >= 3, rating, time.monotonic() - self.item_started))
         services = self.ctx.services
-        if services is not None:
+        if services is not None:  # written first: a rating that could not be saved is not counted
             from quiz.session.cards import question_card_id
 
             state = services.store.card(question_card_id(self.item.question_id))
             now = services.clock.now()
             out = services.scheduler.review(state, rating, now)
             services.store.record_review(state, out.after, rating, now, None, out.interval.total_seconds() / 86400)
+        self.answered = True
+        self.summary.outcomes.append(QuizOutcome(self.item, rating >= 3, rating, time.monotonic() - self.item_started))
         self.action_next()
 
     def action_next(self) -> None:

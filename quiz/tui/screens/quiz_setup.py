@@ -7,6 +7,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
 from textual.widgets import Button, Header, Input, Label, SelectionList, Switch
 
+from quiz.tui.plain import plain
 from quiz.tui.screens.base import BaseScreen
 from quiz.tui.widgets.keybar import KeyBar
 
@@ -23,7 +24,7 @@ class QuizSetupScreen(BaseScreen):
         with VerticalScroll(id="settings-form"):
             yield Label(self.t("mock") if self.mock else self.t("quiz"), classes="title")
             yield Label(self.t("module"))
-            yield SelectionList[str](*[(m.name.get(self.lang), m.id, False) for m in self.ctx.bank.ordered_modules()],
+            yield SelectionList[str](*[(plain(m.name.get(self.lang)), m.id, False) for m in self.ctx.bank.ordered_modules()],
                                      id="quiz-modules")
             yield Label(self.t("count"))
             yield Input("5" if self.mock else "10", id="quiz-count", type="integer")

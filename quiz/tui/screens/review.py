@@ -10,6 +10,7 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.widgets import Button, Header, Markdown, Static
 
 from quiz.srs.scheduler import format_interval
+from quiz.tui.plain import plain
 from quiz.tui.screens.base import BaseScreen, store_guard
 from quiz.tui.widgets.keybar import KeyBar
 
@@ -87,7 +88,7 @@ class ReviewScreen(BaseScreen):
             self.shown_at = time.monotonic()
         self.current = (state, view)
         leech = "  ⚠ leech" if state.leech else ""
-        self.query_one("#review-status", Static).update(f"{'new' if state.is_new else 'due'} · {view.module} · {view.card_id}{leech}")
+        self.query_one("#review-status", Static).update(plain(f"{'new' if state.is_new else 'due'} · {view.module} · {view.card_id}{leech}"))
         front.update(f"## {view.front}")
         back.update(view.back)
         preview = self.session.preview(state)
@@ -138,7 +139,7 @@ class ReviewScreen(BaseScreen):
     def action_suspend(self) -> None:
         if self.current is not None:
             self.session.suspend(self.current[0])
-            self.notify(f"{self.t('suspend')}: {self.current[0].card_id}")
+            self.notify(f"{self.t('suspend')}: {self.current[0].card_id}", markup=False)
             self.show_next()
 
     @store_guard

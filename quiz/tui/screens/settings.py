@@ -53,20 +53,22 @@ class SettingsScreen(BaseScreen):
                 data[key] = float(raw) if kind == "number" else int(raw) if kind == "integer" else raw
             data["interleave_modules"] = self.query_one("#set-interleave", Switch).value
         except ValueError as exc:
-            self.notify(str(exc), severity="error")
+            self.notify(str(exc), severity="error", markup=False)
             return
         new = Settings.from_dict(data)
         try:
             path = save_settings(new)
         except OSError as exc:
-            self.notify(str(exc), severity="error")
+            self.notify(str(exc), severity="error", markup=False)
             return
         for key, value in new.to_dict().items():
             setattr(s, key, value)
+        for key, _, _ in FIELDS:  # show what was saved: a value out of range is shown clamped
+            self.query_one(f"#set-{key}", Input).value = str(getattr(s, key))
         if self.ctx.services is not None:
             from quiz.srs.scheduler import FsrsScheduler
 
             self.ctx.services.scheduler = FsrsScheduler(s.desired_retention)
-        self.notify(f"{self.t('saved')}: {path}")
+        self.notify(f"{self.t('saved')}: {path}", markup=False)
         if self.app.lang != s.lang:
             self.app.lang = s.lang

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from textual.app import ComposeResult
 from textual.containers import VerticalScroll
+from textual.content import Content
 from textual.widgets import Header, Static
 
+from quiz.tui.plain import markup, plain
 from quiz.tui.screens.base import BaseScreen
 from quiz.tui.widgets.keybar import KeyBar
 from quiz.tui.widgets.charts import columns, hbar, heatmap
@@ -27,7 +29,7 @@ class StatsScreen(BaseScreen):
     def draw(self) -> None:
         body = self.query_one("#stats-body", Static)
         if self.ctx.services is None:
-            body.update(f"[red]{self.t('store_error')}[/red]\n{self.ctx.store_error}")
+            body.update(markup("[red]$title[/red]\n$error", title=self.t("store_error"), error=self.ctx.store_error))
             return
         from quiz.session.cards import content_cards
         from quiz.srs.stats import compute_stats
@@ -50,5 +52,5 @@ class StatsScreen(BaseScreen):
             m = data["by_module"].get(module.id)
             if m:
                 name = module.name.get(self.lang)[:24]
-                parts.append(f"{name:<24} {hbar(m['mastery'], 20)} {m['mastered']}/{m['total']}  {self.t('seen')} {m['seen']}")
-        body.update("\n".join(parts))
+                parts.append(plain(f"{name:<24} {hbar(m['mastery'], 20)} {m['mastered']}/{m['total']}  {self.t('seen')} {m['seen']}"))
+        body.update(Content("\n").join(Content.from_markup(p) for p in parts))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from textual.markup import escape
 from textual.widgets import Static
 
 from quiz.tui.i18n import STRINGS, tr
@@ -44,6 +45,6 @@ class KeyBar(Static):
                 continue
             seen.add(binding.action)
             style = "b $footer-key-foreground" if enabled else "dim"
-            parts.append(f"[{style}]{self.app.get_key_display(binding)}[/] {self._label(binding.description)}")
+            parts.append(f"[{style}]{escape(self.app.get_key_display(binding))}[/] {escape(self._label(binding.description))}")
         parts.append("[b $footer-key-foreground]^p[/] palette")
         self.update("  ".join(parts))
