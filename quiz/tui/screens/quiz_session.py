@@ -37,6 +37,7 @@ class QuizSessionScreen(BaseScreen):
         self.revealed = False
         self.answered = False
         self.timer = None
+        self._progress = None
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -105,7 +106,7 @@ class QuizSessionScreen(BaseScreen):
             parts += [f"### {self.t('key_points')}", "\n".join(f"- {p}" for p in q.key_points.get(lang))]
         if self.mock and q.follow_ups:
             parts += [f"### {self.t('follow_ups')}"] + [f"**{f.question.get(lang)}**\n\n{f.answer.get(lang)}" for f in q.follow_ups]
-        parts.append(f"*{self.t('rate_prompt')}*")
+        parts.append(f"*{self.rating_line()}*")
         return "\n\n".join(parts)
 
     def tick(self) -> None:
@@ -148,15 +149,34 @@ class QuizSessionScreen(BaseScreen):
             return
         self.answered = True
         self.summary.outcomes.append(QuizOutcome(self.item, rating >= 3, rating, time.monotonic() - self.item_started))
-        services = self.ctx.services
-        if services is not None:
+        progress = self.progress
+        if progress is not None:
             from quiz.session.cards import question_card_id
 
-            state = services.store.card(question_card_id(self.item.question_id))
-            now = services.clock.now()
-            out = services.scheduler.review(state, rating, now)
-            services.store.record_review(state, out.after, rating, now, None, out.interval.total_seconds() / 86400)
+            state = progress.store.card(question_card_id(self.item.question_id))
+            progress.rate(state, rating, int((time.monotonic() - self.item_started) * 1000))
         self.action_next()
+
+    @property
+    def progress(self):
+        """This session's writes (quiz.session.progress.Progress); None without a store."""
+        if self._progress is None and self.ctx.services is not None:
+            from quiz.session.progress import Progress
+
+            s = self.ctx.services
+            self._progress = Progress(s.store, s.clock, s.scheduler, s.limits)
+        return self._progress
+
+    def rating_line(self) -> str:
+        """The four ratings, each with the interval it would give the question's card."""
+        from quiz.session.cards import question_card_id
+        from quiz.srs.scheduler import format_interval
+
+        keys = ("again", "hard", "good", "easy")
+        if self.progress is None:
+            return self.t("rate_prompt")
+        preview = self.progress.preview(self.progress.store.card(question_card_id(self.item.question_id)))
+        return " · ".join(f"{r} {self.t(k)} ({format_interval(preview[r])})" for r, k in enumerate(keys, 1))
 
     def action_next(self) -> None:
         if not self.answered:
