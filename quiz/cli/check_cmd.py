@@ -47,8 +47,9 @@ def record(result) -> None:
         click.echo(f"warning: attempt not recorded: {exc}", err=True)
         return
     try:
-        services.store.record_attempt(result.exercise, services.clock.now(), result.status, result.passed,
-                                      len(result.tests), result.duration_ms)
+        from quiz.session.progress import Progress
+
+        Progress(services.store, services.clock, services.scheduler, services.limits).record_attempt(result)
     finally:
         services.close()
 

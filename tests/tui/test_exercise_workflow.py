@@ -194,3 +194,26 @@ async def test_after_a_pass_the_next_unfinished_exercise_is_offered(tmp_path):
             assert table.cursor_row == 1  # the list kept its place
     finally:
         context.services.close()
+
+
+async def test_x_on_a_question_with_several_exercises_lets_you_pick(tmp_path):
+    pack = make_pack(tmp_path)
+    for name in ("double-two", "double-three"):
+        yaml = pack / name / "exercise.yaml"
+        yaml.write_text(yaml.read_text().replace("questions: []", "questions: [q1]"))
+    context = make_context(tmp_path, roots=[FIXTURES / "srs-pack", FIXTURES / "exercises", pack])
+    app = QuizApp(context)
+    try:
+        async with app.run_test(size=SIZE) as pilot:
+            app.open_screen("question", question_id="q1")
+            await pilot.pause()
+            await pilot.press("x")
+            await pilot.pause()
+            assert app.screen.__class__.__name__ == "PickScreen"
+            assert len(app.screen.items) == 3
+            await pilot.press("down", "enter")
+            await pilot.pause()
+            assert app.screen.__class__.__name__ == "ExerciseScreen"
+            assert app.screen.exercise_id == context.bank.exercises_for("q1")[1].id
+    finally:
+        context.services.close()
