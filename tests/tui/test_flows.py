@@ -132,7 +132,7 @@ async def test_every_screen_reachable_by_keyboard_at_80x24(ctx):
     async with app.run_test(size=(80, 24)) as pilot:
         for key, name in [("r", "ReviewScreen"), ("z", "QuizSetupScreen"), ("m", "QuizSetupScreen"),
                           ("e", "ExercisesScreen"), ("t", "StatsScreen"), ("comma", "SettingsScreen"),
-                          ("question_mark", "HelpScreen"), ("b", "QuestionScreen")]:
+                          ("question_mark", "HelpScreen"), ("b", "QuestionScreen"), ("c", "CardsScreen")]:
             await pilot.press(key)
             await pilot.pause()
             assert app.screen.__class__.__name__ == name

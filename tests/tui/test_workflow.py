@@ -179,3 +179,20 @@ async def test_card_browser_shows_history_and_next_due_and_forgets(ctx):
         await pilot.press("u")
         await pilot.pause()
         assert ctx.store.card("q/q2").reps == 1
+
+
+async def test_changing_retention_in_settings_reschedules_cards(ctx):
+    from quiz.session.progress import Progress
+
+    s = ctx.services
+    Progress(s.store, s.clock, s.scheduler, s.limits).rate(s.store.card("q/q1"), 4)
+    before = ctx.store.card("q/q1").due
+    app = QuizApp(ctx)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("comma")
+        await pilot.pause()
+        app.screen.query_one("#set-desired_retention", Input).value = "0.8"
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert ctx.store.card("q/q1").due > before
+        assert any("Rescheduled" in m for m in messages(app))

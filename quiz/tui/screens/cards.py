@@ -18,8 +18,8 @@ class CardsScreen(BaseScreen):
     DEFAULT_CSS = """
     CardsScreen #cards-search { margin: 0 1; }
     CardsScreen #cards-body { height: 1fr; }
-    CardsScreen #cards-table { width: 3fr; }
-    CardsScreen #cards-detail { width: 2fr; padding: 0 1; border-left: solid $primary; }
+    CardsScreen #cards-table { width: 1fr; }
+    CardsScreen #cards-detail { width: 38; padding: 0 1; border-left: solid $primary; }
     """
     BINDINGS = [
         Binding("slash", "search", "Search", id="cards.search"),
@@ -69,12 +69,11 @@ class CardsScreen(BaseScreen):
         cursor = table.cursor_row
         self.rows = search(card_rows(self.ctx.bank, self.ctx.store, self.lang), parse_query(self.query_text), now)
         table.clear(columns=True)
-        for label, width in [("id", 26), (self.t("module"), 14), (self.t("state"), 18), (self.t("next_due"), 11), ("", 40)]:
+        for label, width in [("id", 18), (self.t("module"), 12), (self.t("state"), 14), (self.t("next_due"), 11)]:
             table.add_column(label, width=width)
         for row in self.rows:
             due = row.state.due.astimezone(self.ctx.services.clock.tz).strftime("%m-%d %H:%M") if row.state.due else "-"
-            table.add_row(Text(row.card_id), Text(row.module), ",".join(row.status(now)), due, Text(row.front[:40]),
-                          key=row.card_id)
+            table.add_row(Text(row.card_id), Text(row.module), ",".join(row.status(now)), due, key=row.card_id)
         if self.rows:
             table.move_cursor(row=min(cursor, len(self.rows) - 1))
         self.show_detail()

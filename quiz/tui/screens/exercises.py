@@ -55,7 +55,7 @@ class ExercisesScreen(BaseScreen):
         titles = [e.title.get(self.lang) for e in bank.exercises.values()] + [self.t("exercises")]
         modules = {m.id: m.name.get(self.lang) for m in bank.modules.values()}
         for label, width in [(self.t("exercises"), min(max(map(len, titles)), 44)), ("", 12),
-                             (self.t("module"), 16), (self.t("difficulty"), 6), ("id", 26)]:
+                             (self.t("module"), 16), (self.t("difficulty"), 10), ("id", 26)]:
             table.add_column(label, width=width)
         for exercise_id in exercise_path(bank):
             ex = bank.exercises[exercise_id]

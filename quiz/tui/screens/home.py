@@ -32,7 +32,7 @@ class HomeScreen(BaseScreen):
     BINDINGS = [
         Binding("escape", "back", "Back", id="back", show=False),
         Binding("r", "open('review')", "Review", id="home.review"),
-        Binding("R", "review_module", "Review module", id="home.review_module"),
+        Binding("R", "review_module", "Review module", id="home.review_module", show=False),
         Binding("z", "open('quiz')", "Quiz", id="home.quiz"),
         Binding("m", "mock", "Mock", id="home.mock"),
         Binding("e", "open('exercises')", "Exercises", id="home.exercises"),
