@@ -139,22 +139,6 @@ class Store:
             )
             return int(cur.lastrowid)
 
-    def undo_last(self, at: datetime) -> CardState | None:
-        """Put the most recently rated card back exactly as it was; the log row is kept, marked undone."""
-        with self.transaction():
-            row = self.conn.execute(
-                "SELECT id, card_id, state_before FROM review_log WHERE undone_at IS NULL ORDER BY id DESC LIMIT 1"
-            ).fetchone()
-            if row is None:
-                return None
-            before = CardState.from_dict(json.loads(row["state_before"]))
-            if before.is_new:
-                self.conn.execute("DELETE FROM cards WHERE card_id = ?", (row["card_id"],))
-            else:
-                self._put(before)
-            self.conn.execute("UPDATE review_log SET undone_at = ? WHERE id = ?", (_ts(at), row["id"]))
-            return before
-
     def set_flags(self, card_id: str, **flags) -> CardState:
         """Suspend/unsuspend (`suspended`), bury (`buried_until`), or clear `leech`."""
         with self.transaction():

@@ -17,6 +17,7 @@ from quiz import workspace
 from quiz.tui.grader_service import GradeFinished, GraderReady
 from quiz.tui.screens.base import BaseScreen, store_guard
 from quiz.tui.screens.confirm import ConfirmScreen
+from quiz.tui.screens.file_sync import FileSync
 from quiz.tui.widgets.keybar import KeyBar
 
 ICONS = {"pass": "✓", "fail": "✗", "error": "!", "timeout": "⏱"}
@@ -24,7 +25,7 @@ COLOURS = {"pass": "green", "fail": "red", "error": "red", "timeout": "yellow"}
 WATCH_SECONDS = 1.0
 
 
-class ExerciseScreen(BaseScreen):
+class ExerciseScreen(FileSync, BaseScreen):
     BINDINGS = [
         Binding("escape", "back", "Back", id="back", priority=True),
         Binding("ctrl+r", "run_checks", "Run checks", id="exercise.run", priority=True),
@@ -44,10 +45,7 @@ class ExerciseScreen(BaseScreen):
         self.running = False
         self.waiting = False  # a check waits for the grader to finish starting
         self.cancelled = False
-        self.asking = False  # the disk-changed dialog is open
-        self.path = None
-        self.disk_text = ""  # the file's text as last read or written
-        self.disk_stamp = None
+        self.init_file_sync()
 
     @property
     def exercise(self):
@@ -96,69 +94,6 @@ class ExerciseScreen(BaseScreen):
 
     def clear_results(self) -> None:
         self.query_one("#results", Static).update(f"ctrl+r: {self.t('run_checks')}")
-
-    # --- the file on disk and the editor buffer -------------------------------------------------
-
-    @property
-    def editor(self) -> TextArea:
-        return self.query_one("#editor", TextArea)
-
-    @property
-    def dirty(self) -> bool:
-        """The buffer holds changes that are not on disk."""
-        return self.editor.text != self.disk_text
-
-    def _read_disk(self) -> tuple[str, tuple | None]:
-        try:
-            st = self.path.stat()
-            return self.path.read_text(encoding="utf-8"), (st.st_mtime_ns, st.st_size)
-        except (OSError, UnicodeDecodeError):
-            return self.disk_text, None
-
-    def _load(self, text: str) -> None:
-        self.disk_text = text
-        self.editor.text = text
-
-    def watch_file(self) -> bool:
-        """Take in changes made on disk: reload a clean buffer, ask when both changed. True when in step."""
-        try:
-            st = self.path.stat()
-        except OSError:
-            return True  # gone: the next save writes it again
-        if (st.st_mtime_ns, st.st_size) == self.disk_stamp:
-            return True
-        text, self.disk_stamp = self._read_disk()
-        if text == self.disk_text:
-            return True
-        if not self.dirty:
-            self._load(text)
-            self.notify(self.t("file_changed"), timeout=3)
-            return True
-        self.ask_about(text)
-        return False
-
-    def ask_about(self, text: str) -> None:
-        if self.asking:
-            return
-        self.asking = True
-
-        def answered(load: bool | None) -> None:
-            self.asking = False
-            if load:
-                self._load(text)
-            else:
-                self.disk_text = text  # keep the buffer; the next save replaces the disk's version on purpose
-
-        self.app.push_screen(ConfirmScreen(self.t("file_conflict"), self.t("yes"), self.t("no")), answered)
-
-    def save(self) -> bool:
-        """Write the buffer, unless the file changed on disk meanwhile and the buffer too (then ask)."""
-        if not self.watch_file():
-            return False
-        if self.dirty or not self.path.exists():
-            self.path.write_text(self.editor.text, encoding="utf-8")
-            self.disk_text, self.disk_stamp = self._read_disk()
-        return True
 
     def action_save(self) -> None:
         if self.save():
