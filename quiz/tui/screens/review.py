@@ -35,6 +35,8 @@ class ReviewScreen(BaseScreen):
         self.current = None
         self.revealed = False
         self.shown_at = time.monotonic()
+        self.done_info = None  # (learning cards later today, the first one's due time, due tomorrow)
+        self.ticks = 0
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -100,6 +102,7 @@ class ReviewScreen(BaseScreen):
         self._set_revealed(self.revealed)
 
     def _done_text(self) -> str:
+        """What the screen says when nothing is due now; the figures are kept for the countdown."""
         later, when = self.session.learning_later_today()
         from quiz.session.cards import content_cards
         from quiz.srs.stats import compute_stats
@@ -107,22 +110,32 @@ class ReviewScreen(BaseScreen):
         s = self.ctx.services
         stats = compute_stats(s.store, content_cards(self.ctx.bank, self.modules), s.clock, s.limits, days=1,
                               forecast_days=2, heatmap_days=1)
+        self.done_info = (later, when, stats["forecast"][1])
+        return self._render_done()
+
+    def _render_done(self) -> str:
+        later, when, tomorrow = self.done_info
         if later and when is not None:
-            wait = max(int((when - s.clock.now()).total_seconds()), 0)
+            wait = max(int((when - self.ctx.services.clock.now()).total_seconds()), 0)
             lines = [f"## {self.t('come_back_in')} {wait // 60}:{wait % 60:02d}",
                      f"{later} learning card(s) come back later today."]
         else:
             lines = [f"## {self.t('review_done')}"]
-        lines.append(f"{self.session.reviewed} ✓ · {self.t('tomorrow')}: **{stats['forecast'][1]}**")
+        lines.append(f"{self.session.reviewed} ✓ · {self.t('tomorrow')}: **{tomorrow}**")
         return "\n\n".join(lines)
 
     def tick(self) -> None:
         """While nothing is due: count down to the next learning card, and show it once it is due."""
-        if self.session is None or self.current is not None:
+        if self.session is None or self.current is not None or self.done_info is None:
             return
-        self.show_next()
-        if self.current is not None:
-            self.notify(self.t("cards_due_now"), timeout=3)
+        self.ticks += 1
+        _, when, _ = self.done_info
+        if (when is not None and when <= self.ctx.services.clock.now()) or self.ticks % 60 == 0:
+            self.show_next()  # reads the store again: once a card is due, and once a minute (a new study day)
+            if self.current is not None:
+                self.notify(self.t("cards_due_now"), timeout=3)
+        elif when is not None:
+            self.query_one("#card-front", Markdown).update(self._render_done())
 
     def _set_revealed(self, revealed: bool) -> None:
         self.revealed = revealed
