@@ -66,3 +66,9 @@ class Progress:
         """An exercise grade (a quiz.grader.results.Result) joins the exercise's attempts."""
         self.store.record_attempt(result.exercise, self.clock.now(), result.status, result.passed,
                                   len(result.tests), result.duration_ms)
+
+    def record_quiz(self, started_seconds_ago: float, mode: str, summary) -> int:
+        """A finished quiz or mock interview (a quiz.session.quiz.QuizSummary), kept with its outcomes."""
+        now = self.clock.now()
+        return self.store.record_session(now - timedelta(seconds=started_seconds_ago), now, mode,
+                                         len(summary.outcomes), summary.correct, summary.to_dict())

@@ -193,12 +193,6 @@ class QuizSessionScreen(BaseScreen):
 
         if self.timer is not None:
             self.timer.stop()
-        services = self.ctx.services
-        if services is not None:
-            now = services.clock.now()
-            from datetime import timedelta
-
-            started = now - timedelta(seconds=time.monotonic() - self.started)
-            services.store.record_session(started, now, "mock" if self.mock else "quiz", len(self.summary.outcomes),
-                                          self.summary.correct, self.summary.to_dict())
+        if self.progress is not None:
+            self.progress.record_quiz(time.monotonic() - self.started, "mock" if self.mock else "quiz", self.summary)
         self.app.switch_screen(QuizSummaryScreen(self.summary, time.monotonic() - self.started))
