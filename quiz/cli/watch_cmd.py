@@ -108,7 +108,7 @@ def watch(ctx: click.Context, exercise_id: str | None) -> None:
         while True:
             ex = bank.exercises[current]
             path, _ = workspace.start(bank, current)
-            _store_call(lambda s: s.set_setting(LAST_KEY, current))
+            _store_call(lambda s, exercise=current: s.set_setting(LAST_KEY, exercise))
             show_task(ex, lang, path)
             events: queue.Queue = queue.Queue()
             stop = threading.Event()

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sqlite3
+
 import pytest
 from textual.app import App
 
@@ -22,7 +24,7 @@ def test_a_crash_exits_non_zero(tmp_path, monkeypatch):
     with pytest.raises(SystemExit) as exit_info:
         app_module.run_app()
     assert exit_info.value.code == 1
-    with pytest.raises(Exception):
+    with pytest.raises(sqlite3.ProgrammingError):
         ctx.store.conn.execute("SELECT 1")  # closed
 
 
