@@ -145,6 +145,7 @@ async def test_card_browser_finds_suspends_unsuspends_forgets_and_undoes(ctx):
         await pilot.press("enter")
         await pilot.pause()
         assert [r.card_id for r in screen.rows] == ["q/q4/c", "q/q5/c", "q/q6/c"]
+        assert ctx.store.cards() == {}  # letters typed in the search box are text, not commands
         await pilot.press("s")
         await pilot.pause()
         assert ctx.store.card("q/q4/c").suspended
