@@ -28,6 +28,7 @@ class Settings:
     reviews_per_day: int = 200
     day_start_hour: int = 4
     interleave_modules: bool = False
+    bury_siblings: bool = True  # a question's other cards wait until tomorrow once one of them is rated
     editor: str = ""
     theme: str = "textual-dark"
     keys: dict[str, str] = field(default_factory=dict)  # binding id -> key(s), to remap bindings

@@ -22,7 +22,8 @@ class Services:
     @property
     def limits(self) -> Limits:
         s = self.settings
-        return Limits(new_per_day=s.new_per_day, reviews_per_day=s.reviews_per_day, day_start_hour=s.day_start_hour)
+        return Limits(new_per_day=s.new_per_day, reviews_per_day=s.reviews_per_day, day_start_hour=s.day_start_hour,
+                      bury_siblings=s.bury_siblings)
 
     def close(self) -> None:
         self.store.close()

@@ -71,3 +71,61 @@ def test_watch_regrades_on_save(isolated_home):
         if proc.poll() is None:
             proc.kill()
     assert saved and any("passed! press n" in line for line in seen)
+
+
+def run_watch(home, keys: str, *args) -> str:
+    """`quiz watch` fed keys line by line (stdin is a pipe), after the first grade is printed."""
+    env = dict(os.environ, QUIZ_HOME=str(home), PYTHONUNBUFFERED="1")
+    proc = subprocess.Popen([sys.executable, "-m", "quiz", "--lang", "en", "watch", *args], env=env,
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    seen = []
+    try:
+        deadline = time.monotonic() + 90
+        for line in proc.stdout:
+            seen.append(line)
+            if line.startswith("keys:") and any("fail" in s for s in seen):
+                proc.stdin.write(keys)
+                proc.stdin.close()  # end of input quits after the keys
+                break
+            assert time.monotonic() < deadline, "".join(seen)
+        seen += proc.stdout.readlines()
+        assert proc.wait(timeout=60) == 0, "".join(seen)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    return "".join(seen)
+
+
+def test_watch_resumes_renders_hints_and_prints_the_next_task(isolated_home):
+    out = run_watch(isolated_home, "h\nn\n")  # no id: starts at the first exercise of the path
+    assert "(silu-function)" in out
+    hint = next(line for line in out.splitlines() if line.startswith("hint 1/"))
+    assert "`" not in hint and "ctx.save_for_backward(x)" in hint
+    assert "(fake-quant-ste)" in out  # moving on shows the next task, prompt included
+    out = run_watch(isolated_home, "q\n")  # and a new session resumes there
+    assert "(fake-quant-ste)" in out and "(silu-function)" not in out
+
+
+def test_watch_takes_single_keys_from_a_terminal(isolated_home):
+    import pty
+
+    main, child = pty.openpty()
+    env = dict(os.environ, QUIZ_HOME=str(isolated_home), PYTHONUNBUFFERED="1")
+    proc = subprocess.Popen([sys.executable, "-m", "quiz", "--lang", "en", "watch", "silu-function"], env=env,
+                            stdin=child, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    os.close(child)
+    try:
+        keys_lines = 0
+        for line in proc.stdout:
+            keys_lines += line.startswith("keys:")
+            if keys_lines == 2:  # the task's, then the first grade's
+                break
+        os.write(main, b"h")  # no Enter
+        os.write(main, b"q")
+        rest = proc.stdout.read()
+        assert proc.wait(timeout=60) == 0
+        assert "hint 1/3" in rest
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        os.close(main)

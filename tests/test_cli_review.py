@@ -19,13 +19,13 @@ def quiz(*args, stdin: str = "", home) -> subprocess.CompletedProcess:
 
 
 def test_piped_review_rates_and_stats_count(isolated_home):
-    # card 1: good; card 2: again; card 3: undo (takes back card 2's rating); card 2 again: easy; quit
+    # card 1: good; card 2 (q2: q1/c, its sibling, waits): again; card 3: undo (takes back card 2's rating); card 2 again: easy; quit
     result = quiz("review", "--plain", "--module", "alpha", stdin="\n3\n\n1\n\nu\n\n4\nq\n", home=isolated_home)
     assert result.returncode == 0, result.stderr
     out = result.stdout
     assert "Q: Question 1" in out and "- Point 1" in out
     assert "1 again (1m)" in out and "3 good (10m)" in out
-    assert "undone: q/q1/c" in out
+    assert "undone: rating again of q/q2" in out
     assert "reviewed 2 card(s) (again 0, hard 0, good 1, easy 1)" in out
     stats = json.loads(quiz("stats", "--json", home=isolated_home).stdout)
     assert stats["reviews_total"] == 2

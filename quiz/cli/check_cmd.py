@@ -51,8 +51,9 @@ def record(result) -> None:
         return
     note_waiting(services)
     try:
-        services.store.record_attempt(result.exercise, services.clock.now(), result.status, result.passed,
-                                      len(result.tests), result.duration_ms)
+        from quiz.session.progress import Progress
+
+        Progress(services.store, services.clock, services.scheduler, services.limits).record_attempt(result)
     except Exception as exc:  # noqa: BLE001 - a store problem never changes the grade's exit status
         message = store_problem(exc)
         if message is None:

@@ -26,15 +26,16 @@ def list_exercises(ctx: click.Context, module_id: str | None) -> None:
         status = services.store.exercise_status()
     finally:
         services.close()
+    from quiz.session.exercises import exercise_path
+
     lang = lang_of(ctx)
-    order = {m.id: m.number for m in bank.modules.values()}
-    rows = sorted(bank.exercises.values(), key=lambda e: (order.get(e.module, 999), e.id))
-    for ex in rows:
+    for exercise_id in exercise_path(bank):  # module, then difficulty: the order to do them in
+        ex = bank.exercises[exercise_id]
         if module_id and ex.module != module_id:
             continue
         state = status.get(ex.id, "not started")
         colour = {"passed": "green", "failing": "red"}.get(state, "white")
-        click.echo(f"{ex.id:<28} {click.style(f'{state:<12}', fg=colour)} {ex.module:<26} {printable(ex.title.get(lang))}")
+        click.echo(f"{ex.id:<28} {click.style(f'{state:<12}', fg=colour)} {ex.module:<26} {'*' * ex.difficulty:<3} {printable(ex.title.get(lang))}")
 
 
 @exercise.command()

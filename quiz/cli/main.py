@@ -13,6 +13,7 @@ COMMANDS = {
     "validate": ("quiz.cli.validate_cmd:validate", "Check content files; print path:line:col problems."),
     "list": ("quiz.cli.list_cmd:list_questions", "List the question bank."),
     "review": ("quiz.cli.review_cmd:review", "Review due cards (spaced repetition); --plain for line mode."),
+    "cards": ("quiz.cli.cards_cmd:cards", "Find cards; show history; suspend, unsuspend, bury, forget."),
     "stats": ("quiz.cli.stats_cmd:stats", "Progress: due, reviews per day, retention, mastery."),
     "backup": ("quiz.cli.backup_cmd:backup", "Copy the progress database somewhere safe."),
     "exercise": ("quiz.cli.exercise_cmd:exercise", "Coding exercises: list, start, hint, reset, solution."),

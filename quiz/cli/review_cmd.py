@@ -81,8 +81,10 @@ def run_plain(services, bank, lang: str, modules: list[str] | None, limit: int |
                 session.rate(state, int(answer), int((time.monotonic() - shown_at) * 1000))
                 break
             if answer == "u":
-                restored = session.undo()
-                click.echo(f"undone: {restored.card_id}" if restored else "nothing to undo")
+                from quiz.srs.undo import describe
+
+                action = session.undo()
+                click.echo(f"undone: {describe(action)}" if action else "nothing to undo")
                 break
             if answer == "s":
                 session.suspend(state)

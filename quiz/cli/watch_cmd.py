@@ -1,8 +1,11 @@
-"""`quiz watch ID`: re-grade the workspace file on every save, with one warm worker for the session."""
+"""`quiz watch [ID]`: re-grade the workspace file on every save, with one warm worker; single keys; resumes."""
 
 from __future__ import annotations
 
+import contextlib
+import os
 import queue
+import re
 import select
 import sys
 import threading
@@ -14,6 +17,14 @@ from quiz.cli.common import lang_of, lang_option, load_bank_for
 from quiz.textsafe import printable
 
 KEYS = "keys: Enter re-check · h hint · r reset · n next exercise · q quit"
+LAST_KEY = "watch.last_exercise"
+
+
+def render(text: str) -> str:
+    """Markdown as a terminal shows it: `code` and **bold** styled, code fences dropped."""
+    text = re.sub(r"^```[a-zA-Z0-9_-]*\s*$", "", text, flags=re.MULTILINE)
+    text = re.sub(r"\*\*([^*]+)\*\*", lambda m: click.style(m.group(1), bold=True), text)
+    return re.sub(r"`([^`]+)`", lambda m: click.style(m.group(1), fg="cyan"), text)
 
 
 def _watch_thread(path, events: queue.Queue, stop: threading.Event) -> None:
@@ -24,25 +35,82 @@ def _watch_thread(path, events: queue.Queue, stop: threading.Event) -> None:
         events.put("changed")
 
 
+def _store_call(fn, default=None):
+    """Run fn(store); a missing or broken store never stops watching."""
+    from quiz.services import open_services
+    from quiz.srs.store import StoreError
+
+    try:
+        services = open_services()
+    except StoreError:
+        return default
+    try:
+        return fn(services.store)
+    except Exception:  # noqa: BLE001 - progress is a convenience here
+        return default
+    finally:
+        services.close()
+
+
+def resume_point(bank) -> str | None:
+    """Where `quiz watch` with no id starts: the last exercise watched unless passed, else the next unfinished."""
+    from quiz.session.exercises import exercise_path, next_unfinished
+
+    last, status = _store_call(lambda s: (s.get_setting(LAST_KEY), s.exercise_status()), (None, {}))
+    if last in bank.exercises and status.get(last) != "passed":
+        return last
+    path = exercise_path(bank)
+    return next_unfinished(bank, status, last if last in bank.exercises else None) or (path[0] if path else None)
+
+
+@contextlib.contextmanager
+def single_keys():
+    """Read keys without Enter when stdin is a terminal; line by line otherwise (pipes, tests)."""
+    if not sys.stdin.isatty():
+        yield False
+        return
+    import termios
+    import tty
+
+    fd = sys.stdin.fileno()
+    saved = termios.tcgetattr(fd)
+    try:
+        tty.setcbreak(fd)
+        yield True
+    finally:
+        termios.tcsetattr(fd, termios.TCSADRAIN, saved)
+
+
+def show_task(ex, lang: str, path) -> None:
+    click.echo(click.style(printable(f"\n{ex.title.get(lang)}"), bold=True) + f"  ({ex.id})")
+    click.echo(render(printable(ex.prompt.get(lang))))
+    click.echo(printable(f"\nwatching {path}") + f"\n{KEYS}")
+
+
 @click.command()
-@click.argument("exercise_id")
+@click.argument("exercise_id", required=False)
 @lang_option
 @click.pass_context
-def watch(ctx: click.Context, exercise_id: str) -> None:
-    """Grade EXERCISE_ID each time you save your workspace file (like rustlings watch)."""
+def watch(ctx: click.Context, exercise_id: str | None) -> None:
+    """Grade EXERCISE_ID each time you save your workspace file (like rustlings watch); no id: resume."""
     from quiz import workspace
     from quiz.grader.runner import GraderWorker
+    from quiz.session.exercises import next_unfinished
 
     bank = load_bank_for(ctx)
     lang = lang_of(ctx)
-    order = sorted(bank.exercises, key=lambda e: (bank.modules[bank.exercises[e].module].number if bank.exercises[e].module in bank.modules else 999, e))
+    if exercise_id is None:
+        exercise_id = resume_point(bank)
+        if exercise_id is None:
+            raise click.UsageError("there are no exercises")
     current = exercise_or_usage_error(bank, exercise_id).id
     hints_shown = 0
-    with GraderWorker() as worker:
+    with GraderWorker() as worker, single_keys() as raw:
         while True:
             ex = bank.exercises[current]
             path, _ = workspace.start(bank, current)
-            click.echo(click.style(printable(f"\n{ex.title.get(lang)}"), bold=True) + f"\nwatching {path}\n{KEYS}")
+            _store_call(lambda s, exercise=current: s.set_setting(LAST_KEY, exercise))
+            show_task(ex, lang, path)
             events: queue.Queue = queue.Queue()
             stop = threading.Event()
             thread = threading.Thread(target=_watch_thread, args=(path, events, stop), daemon=True)
@@ -61,7 +129,7 @@ def watch(ctx: click.Context, exercise_id: str) -> None:
                         click.echo(KEYS)
                     except queue.Empty:
                         pass
-                    key = _key()
+                    key = _key(raw)
                     if key is None:
                         continue
                     if key == "q" or key == "eof":
@@ -72,7 +140,7 @@ def watch(ctx: click.Context, exercise_id: str) -> None:
                         hints = ex.hints.get(lang)
                         hints_shown = min(hints_shown + 1, len(hints))
                         for i, text in enumerate(hints[:hints_shown], 1):
-                            click.echo(printable(f"hint {i}/{len(hints)}: {text}"))
+                            click.echo(f"hint {i}/{len(hints)}: {render(printable(text))}")
                         if not hints:
                             click.echo("no hints for this exercise")
                     elif key == "r":
@@ -84,21 +152,27 @@ def watch(ctx: click.Context, exercise_id: str) -> None:
                 stop.set()
             if action == "quit":
                 return
-            index = order.index(current)
-            if index + 1 >= len(order):
-                click.echo("that was the last exercise")
+            status = _store_call(lambda s: s.exercise_status(), {})
+            following = next_unfinished(bank, status, current)
+            if following is None:
+                click.echo(click.style("every exercise passed!", fg="green"))
                 return
-            current, hints_shown = order[index + 1], 0
+            current, hints_shown = following, 0
 
 
-def _key() -> str | None:
-    """A line typed on stdin, 'eof' at end of input, or None when nothing was typed yet."""
+def _key(raw: bool) -> str | None:
+    """A key (raw terminal) or a line typed on stdin; 'eof' at end of input; None when nothing was typed yet."""
     try:
         ready, _, _ = select.select([sys.stdin], [], [], 0.1)
     except (OSError, ValueError):
         return None
     if not ready:
         return None
+    if raw:
+        char = os.read(sys.stdin.fileno(), 1).decode(errors="replace")
+        if not char:
+            return "eof"
+        return "" if char in "\r\n" else char.lower()
     line = sys.stdin.readline()
     if not line:
         return "eof"

@@ -5,12 +5,19 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 
 from quiz.content.bank import Bank
-from quiz.session.cards import CardView, card_view, content_cards
-from quiz.srs.cardstate import CardState
+from quiz.session.cards import CardView, card_view, content_cards, parse_card_id
+from quiz.session.progress import Progress
+from quiz.srs.cardstate import LEARNING, RELEARNING, CardState
 from quiz.srs.clock import Clock, day_bounds
-from quiz.srs.queue import Limits, Queue, build_queue
+from quiz.srs.queue import Limits, Queue, after_rating, build_queue
 from quiz.srs.scheduler import FsrsScheduler
 from quiz.srs.store import Store
+from quiz.srs.undo import Action
+
+
+def note_of(card_id: str) -> str:
+    """The question a card belongs to: cards of one question are siblings."""
+    return parse_card_id(card_id)[0]
 
 
 class ReviewSession:
@@ -19,6 +26,10 @@ class ReviewSession:
         self.store, self.bank, self.clock, self.scheduler = store, bank, clock, scheduler
         self.limits, self.lang, self.modules, self.interleaved = limits, lang, modules, interleaved
         self.content = content_cards(bank, modules)
+        self.siblings: dict[str, set[str]] = {}
+        for card_id, _ in self.content:
+            self.siblings.setdefault(note_of(card_id), set()).add(card_id)
+        self.progress = Progress(store, clock, scheduler, limits)
         self.history: list[int] = []  # ratings given in this session, newest last
         self.queue: Queue = self.refresh()
 
@@ -31,7 +42,7 @@ class ReviewSession:
         return {r: self.history.count(r) for r in (1, 2, 3, 4)}
 
     def refresh(self) -> Queue:
-        self.queue = build_queue(self.store, self.content, self.clock, self.limits, self.interleaved)
+        self.queue = build_queue(self.store, self.content, self.clock, self.limits, self.interleaved, sibling_key=note_of)
         return self.queue
 
     def next_card(self) -> tuple[CardState, CardView] | None:
@@ -47,32 +58,31 @@ class ReviewSession:
         return None
 
     def preview(self, state: CardState) -> dict[int, timedelta]:
-        return self.scheduler.preview(state, self.clock.now())
+        return self.progress.preview(state)
 
     def rate(self, state: CardState, rating: int, duration_ms: int | None = None) -> CardState:
-        now = self.clock.now()
-        outcome = self.scheduler.review(state, rating, now)
-        self.store.record_review(state, outcome.after, rating, now, duration_ms, outcome.interval.total_seconds() / 86400)
+        outcome = self.progress.rate(state, rating, duration_ms)
         self.history.append(rating)
-        self.refresh()
+        siblings = self.siblings.get(note_of(state.card_id), set())
+        self.queue = after_rating(self.queue, self.limits, state, outcome.after, self.clock.now(), siblings)
         return outcome.after
 
-    def undo(self) -> CardState | None:
-        restored = self.store.undo_last(self.clock.now())
-        if restored is not None:
-            if self.history:
+    def undo(self) -> Action | None:
+        """Undo this session's newest action (a rating, suspend, bury, ...); None when there is none."""
+        action = self.progress.undo()
+        if action is not None:
+            if action.kind == "rate" and self.history:
                 self.history.pop()
             self.refresh()
-        return restored
+        return action
 
     def suspend(self, state: CardState) -> None:
-        self.store.set_flags(state.card_id, suspended=True)
+        self.progress.suspend(state.card_id)
         self.refresh()
 
     def bury(self, state: CardState) -> None:
         """Hide the card until the next study day starts."""
-        _, end = day_bounds(self.clock.now(), self.clock.tz, self.limits.day_start_hour)
-        self.store.set_flags(state.card_id, buried_until=end)
+        self.progress.bury(state.card_id)
         self.refresh()
 
     def learning_later_today(self) -> tuple[int, datetime | None]:
@@ -81,5 +91,6 @@ class ReviewSession:
         _, end = day_bounds(now, self.clock.tz, self.limits.day_start_hour)
         wanted = {c for c, _ in self.content}
         soon = [s.due for s in self.store.cards().values()
-                if s.card_id in wanted and not s.suspended and s.due and now < s.due < end and s.state in (1, 3)]
+                if s.card_id in wanted and not s.suspended and s.due and now < s.due < end
+                and s.state in (LEARNING, RELEARNING) and not (s.buried_until and s.buried_until > now)]
         return len(soon), (min(soon) if soon else None)

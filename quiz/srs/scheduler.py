@@ -55,6 +55,16 @@ class FsrsScheduler:
         return {r: self.review(before, r, now).interval for r in RATINGS}
 
 
+_DEFAULT = Scheduler(enable_fuzzing=False)
+
+
+def retrievability(s: CardState, now: datetime) -> float:
+    """The probability of recalling the card at `now` (FSRS forgetting curve); 0 for a new card."""
+    if s.state == NEW or s.stability is None or s.last_review is None:
+        return 0.0
+    return _DEFAULT.get_card_retrievability(_to_fsrs(s, now), now)
+
+
 def _to_fsrs(s: CardState, now: datetime) -> Card:
     if s.state == NEW:
         return Card(card_id=0, state=State.Learning, step=0, due=now)

@@ -6,15 +6,17 @@ from collections import Counter
 from datetime import timedelta
 
 from quiz.srs.cardstate import NEW, REVIEW, STATE_NAMES
-from quiz.srs.clock import Clock, day_bounds, iso
+from quiz.srs.clock import Clock, day_bounds
 from quiz.srs.queue import Limits, build_queue
+from quiz.srs.scheduler import retrievability
 from quiz.srs.store import Store
 
-MATURE_DAYS = 21  # a review card whose stability is at least this many days counts as mastered
+MASTERED_RETRIEVABILITY = 0.9  # a review card recalled now with at least this probability counts as mastered
 
 
 def compute_stats(store: Store, content: list[tuple[str, str]], clock: Clock, limits: Limits,
-                  days: int = 30, forecast_days: int = 30, heatmap_days: int = 182) -> dict:
+                  days: int = 30, forecast_days: int = 30, heatmap_days: int = 182,
+                  mastered_at: float = MASTERED_RETRIEVABILITY) -> dict:
     now = clock.now()
     tz = clock.tz
     queue = build_queue(store, content, clock, limits)
@@ -28,17 +30,18 @@ def compute_stats(store: Store, content: list[tuple[str, str]], clock: Clock, li
         m = by_module.setdefault(module, {"total": 0, "seen": 0, "mastered": 0, "due": 0})
         m["total"] += 1
         s = states.get(card_id)
+        if s is not None and s.suspended:
+            by_state["suspended"] += 1
         if s is None or s.state == NEW:
-            by_state["new"] += 1
+            if s is None or not s.suspended:
+                by_state["new"] += 1
             continue
         m["seen"] += 1
-        if s.suspended:
-            by_state["suspended"] += 1
-        else:
+        if not s.suspended:
             by_state[STATE_NAMES[s.state]] += 1
         if s.leech:
             by_state["leech"] += 1
-        if s.state == REVIEW and (s.stability or 0) >= MATURE_DAYS:
+        if s.state == REVIEW and retrievability(s, now) >= mastered_at:
             m["mastered"] += 1
         if not s.suspended and s.due and s.due < today_start + timedelta(days=1):
             m["due"] += 1
@@ -46,11 +49,7 @@ def compute_stats(store: Store, content: list[tuple[str, str]], clock: Clock, li
         m["mastery"] = round(m["mastered"] / m["total"], 3) if m["total"] else 0.0
 
     since = today_start - timedelta(days=max(days, heatmap_days) - 1)
-    rows = store.conn.execute(
-        "SELECT card_id, rating, reviewed_at, json_extract(state_before, '$.state') AS before FROM review_log"
-        " WHERE undone_at IS NULL AND reviewed_at >= ?",
-        (iso(since),),
-    ).fetchall()
+    rows = store.review_summaries_since(since)
     per_day: Counter = Counter()
     recall = [0, 0]
     window = today_start - timedelta(days=days - 1)

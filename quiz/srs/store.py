@@ -138,31 +138,89 @@ class Store:
             )
             return int(cur.lastrowid)
 
-    def undo_last(self, at: datetime) -> CardState | None:
-        """Put the most recently rated card back exactly as it was; the log row is kept, marked undone."""
-        with self.transaction():
-            row = self.conn.execute(
-                "SELECT id, card_id, state_before FROM review_log WHERE undone_at IS NULL ORDER BY id DESC LIMIT 1"
-            ).fetchone()
-            if row is None:
-                return None
-            try:
-                before = CardState.from_dict(json.loads(row["state_before"]))
-            except (ValueError, TypeError) as exc:  # rolled back: nothing changes
-                raise damaged(self.path, f"review_log row {row['id']} holds a card state that cannot be read: {exc}") from exc
-            if before.is_new:
-                self.conn.execute("DELETE FROM cards WHERE card_id = ?", (row["card_id"],))
-            else:
-                self._put(before)
-            self.conn.execute("UPDATE review_log SET undone_at = ? WHERE id = ?", (_ts(at), row["id"]))
-            return before
-
     def set_flags(self, card_id: str, **flags) -> CardState:
         """Suspend/unsuspend (`suspended`), bury (`buried_until`), or clear `leech`."""
         with self.transaction():
             state = self.card(card_id).with_(**flags)
             self._put(state)
             return state
+
+    def undo_review(self, log_id: int, at: datetime) -> CardState | None:
+        """Undo one logged rating: its card goes back to the state logged before it; the row is kept, marked undone."""
+        with self.transaction():
+            row = self.conn.execute(
+                "SELECT card_id, state_before FROM review_log WHERE id = ? AND undone_at IS NULL", (log_id,)
+            ).fetchone()
+            if row is None:
+                return None
+            try:
+                before = CardState.from_dict(json.loads(row["state_before"]))
+            except (ValueError, TypeError) as exc:  # rolled back: nothing changes
+                raise damaged(self.path, f"review_log row {log_id} holds a card state that cannot be read: {exc}") from exc
+            self._restore(before)
+            self.conn.execute("UPDATE review_log SET undone_at = ? WHERE id = ?", (_ts(at), log_id))
+            return before
+
+    def restore(self, state: CardState) -> CardState:
+        """Put a card back exactly as `state` (a fresh card with no flags leaves no row)."""
+        with self.transaction():
+            self._restore(state)
+        return state
+
+    def _restore(self, state: CardState) -> None:
+        if state == CardState(state.card_id):
+            self.conn.execute("DELETE FROM cards WHERE card_id = ?", (state.card_id,))
+        else:
+            self._put(state)
+
+    def replace_cards(self, states: list[CardState]) -> None:
+        """Write many card states in one transaction (rescheduling)."""
+        with self.transaction():
+            for state in states:
+                self._put(state)
+
+    def rating_history(self) -> dict[str, list[tuple[int, datetime, int]]]:
+        """Every card's ratings, oldest first: (rating, reviewed_at, state before); undone ratings left out."""
+        out: dict[str, list[tuple[int, datetime, int]]] = {}
+        for row in self.conn.execute(
+            "SELECT card_id, rating, reviewed_at, json_extract(state_before, '$.state') FROM review_log"
+            " WHERE undone_at IS NULL ORDER BY id"
+        ):
+            out.setdefault(row[0], []).append((row[1], datetime.fromisoformat(row[2]), row[3]))
+        return out
+
+    # --- queue queries -----------------------------------------------------------------------
+
+    def due_before(self, now: datetime, end: datetime) -> list[CardState]:
+        """Cards with a due time before `end`, not suspended, not buried at `now`, in due order."""
+        rows = self.conn.execute(
+            "SELECT * FROM cards WHERE suspended = 0 AND (buried_until IS NULL OR buried_until <= ?) AND due < ?"
+            " ORDER BY due",
+            (_ts(now), _ts(end)),
+        ).fetchall()
+        return [_row_to_state(row) for row in rows]
+
+    def unavailable_as_new(self, now: datetime) -> set[str]:
+        """Ids of cards that cannot be shown as new cards now: studied, suspended, or buried."""
+        return {r[0] for r in self.conn.execute(
+            "SELECT card_id FROM cards WHERE state != 0 OR suspended != 0 OR (buried_until IS NOT NULL AND buried_until > ?)",
+            (_ts(now),),
+        )}
+
+    def reviewed_between(self, start: datetime, end: datetime) -> set[str]:
+        """Ids of the cards rated in [start, end) (undone ratings left out)."""
+        return {r[0] for r in self.conn.execute(
+            "SELECT DISTINCT card_id FROM review_log WHERE undone_at IS NULL AND reviewed_at >= ? AND reviewed_at < ?",
+            (_ts(start), _ts(end)),
+        )}
+
+    def history(self, card_id: str) -> list[sqlite3.Row]:
+        """A card's ratings, oldest first, undone ones included (their `undone_at` is set)."""
+        return self.conn.execute(
+            "SELECT id, rating, reviewed_at, duration_ms, interval_days, stability, difficulty, undone_at"
+            " FROM review_log WHERE card_id = ? ORDER BY id",
+            (card_id,),
+        ).fetchall()
 
     # --- log queries -------------------------------------------------------------------------
 
@@ -181,6 +239,14 @@ class Store:
         ).fetchone()
         new = row[0] or 0
         return new, (row[1] or 0) - new
+
+    def review_summaries_since(self, since: datetime) -> list[sqlite3.Row]:
+        """(card_id, rating, reviewed_at, before: the state before the rating) for each rating since `since`."""
+        return self.conn.execute(
+            "SELECT card_id, rating, reviewed_at, json_extract(state_before, '$.state') AS before FROM review_log"
+            " WHERE undone_at IS NULL AND reviewed_at >= ?",
+            (_ts(since),),
+        ).fetchall()
 
     def review_count(self) -> int:
         return self.conn.execute("SELECT count(*) FROM review_log WHERE undone_at IS NULL").fetchone()[0]

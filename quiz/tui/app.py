@@ -48,6 +48,7 @@ class QuizApp(App):
         super().__init__()
         self.ctx = ctx
         self.start_screen = start_screen
+        self._grader_service = None
         self.lang = ctx.settings.lang
         theme = ctx.settings.theme or "textual-dark"
         if theme not in self.available_themes:
@@ -60,6 +61,19 @@ class QuizApp(App):
 
     def t(self, key: str) -> str:
         return tr(key, self.lang)
+
+    @property
+    def grader_service(self):
+        """The one warm grader every exercise screen shares (created on first use, closed with the app)."""
+        if self._grader_service is None:
+            from quiz.tui.grader_service import GraderService
+
+            self._grader_service = GraderService(self.ctx.grader_factory, self.run_worker)
+        return self._grader_service
+
+    def on_unmount(self) -> None:
+        if self._grader_service is not None:
+            self._grader_service.close()
 
     def on_mount(self) -> None:
         from quiz.tui.screens.home import HomeScreen
@@ -126,8 +140,11 @@ def build_context(lang: str | None, content_dirs: list[Path], grader_factory=Non
 
 def run_app(lang: str | None = None, content_dirs: list[Path] | None = None, screen: str | None = None) -> None:
     ctx = build_context(lang, content_dirs or [])
+    app = QuizApp(ctx, start_screen=screen)
     try:
-        QuizApp(ctx, start_screen=screen).run()
+        app.run()
     finally:
         if ctx.services is not None:
             ctx.services.close()
+    if app.return_code:  # a crash: Textual printed the traceback; the exit status says so too
+        raise SystemExit(app.return_code)

@@ -89,6 +89,10 @@ STRINGS: dict[str, tuple[str, str]] = {  # key: (zh, en)
     "interleave": ("新卡片跨模块交错", "Interleave new cards across modules"),
 }
 
+from quiz.tui.strings_workflow import WORKFLOW_STRINGS  # noqa: E402 - review, undo, cards and exercise-path strings
+
+STRINGS.update(WORKFLOW_STRINGS)
+
 
 def tr(key: str, lang: str) -> str:
     zh, en = STRINGS.get(key, (key, key))

@@ -24,7 +24,7 @@ async def main() -> dict:
         await pilot.pause()
         first_frame = (time.perf_counter() - START) * 1000
         for key in ["r", "space", "3", "escape", "z", "escape", "m", "escape", "e", "escape", "t", "escape",
-                    "comma", "escape", "question_mark", "escape", "b", "space", "escape"]:
+                    "comma", "escape", "question_mark", "escape", "b", "space", "escape", "c", "escape"]:
             await pilot.press(key)
             await pilot.pause()
         app.open_screen("exercise", exercise_id="double-fixture")

@@ -11,6 +11,16 @@ from quiz.tui.app import QuizApp
 SIZE = (100, 32)
 
 
+async def settle(app, pilot, rounds: int = 600) -> None:
+    """Until the exercise screen's check is over: the grader start and the grade are separate workers."""
+    for _ in range(rounds):
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        if not getattr(app.screen, "running", False):
+            return
+        await pilot.pause(0.05)
+
+
 async def test_home_lists_modules_and_counts(ctx):
     app = QuizApp(ctx)
     async with app.run_test(size=SIZE) as pilot:
@@ -34,7 +44,7 @@ async def test_review_a_card_lands_in_the_store(ctx):
         await pilot.pause()
         assert ctx.store.review_count() == 1
         assert ctx.store.card("q/q1").reps == 1
-        assert "Front 1" in app.screen.query_one("#card-front", Markdown).source
+        assert "Question 2" in app.screen.query_one("#card-front", Markdown).source  # q1's flashcard waits for tomorrow
         await pilot.press("u")
         await pilot.pause()
         assert ctx.store.card("q/q1").is_new
@@ -79,13 +89,11 @@ async def test_exercise_check_with_fake_grader(ctx):
         editor = app.screen.query_one("#editor", TextArea)
         assert "raise NotImplementedError" in editor.text
         await pilot.press("ctrl+r")
-        await app.workers.wait_for_complete()
-        await pilot.pause()
+        await settle(app, pilot)
         assert "fail" in str(app.screen.query_one("#results", Static).render())
         editor.text = "class Double:\n    def forward(ctx, x):\n        return x * 2\n"
         await pilot.press("ctrl+r")
-        await app.workers.wait_for_complete()
-        await pilot.pause()
+        await settle(app, pilot)
         assert "pass" in str(app.screen.query_one("#results", Static).render())
         assert ctx.store.exercise_status() == {"double-fixture": "passed"}
         await pilot.press("escape", "e")
@@ -124,7 +132,7 @@ async def test_every_screen_reachable_by_keyboard_at_80x24(ctx):
     async with app.run_test(size=(80, 24)) as pilot:
         for key, name in [("r", "ReviewScreen"), ("z", "QuizSetupScreen"), ("m", "QuizSetupScreen"),
                           ("e", "ExercisesScreen"), ("t", "StatsScreen"), ("comma", "SettingsScreen"),
-                          ("question_mark", "HelpScreen"), ("b", "QuestionScreen")]:
+                          ("question_mark", "HelpScreen"), ("b", "QuestionScreen"), ("c", "CardsScreen")]:
             await pilot.press(key)
             await pilot.pause()
             assert app.screen.__class__.__name__ == name
@@ -182,8 +190,7 @@ async def test_real_grader_from_the_exercise_screen(tmp_path):
             solution = (FIXTURES / "exercises" / "double" / "solution.py").read_text()
             app.screen.query_one("#editor", TextArea).text = solution
             await pilot.press("ctrl+r")
-            await app.workers.wait_for_complete()
-            await pilot.pause()
+            await settle(app, pilot)
             text = str(app.screen.query_one("#results", Static).render())
             assert "pass" in text and "2/2" in text
             assert context.store.exercise_status() == {"double-fixture": "passed"}
@@ -206,15 +213,14 @@ async def test_a_running_check_can_be_cancelled(tmp_path):
                        "    def forward(ctx, x):\n        while True:\n            pass\n")
             app.screen.query_one("#editor", TextArea).text = endless
             for _ in range(100):  # until the grader is warm, so the cancel hits a running check
-                if app.screen.grader is not None:
+                if app.grader_service.ready:
                     break
                 await pilot.pause(0.1)
             await pilot.press("ctrl+r")
             await pilot.pause(0.5)
             assert app.screen.running
             await pilot.press("ctrl+x")
-            await app.workers.wait_for_complete()
-            await pilot.pause()
+            await settle(app, pilot)
             assert "cancelled" in str(app.screen.query_one("#results", Static).render())
             assert not app.screen.running
     finally:

@@ -61,3 +61,7 @@ def test_settings(snap_compare, app):
 
 def test_quiz_setup_in_chinese(snap_compare, app):
     assert snap_compare(app, terminal_size=SIZE, press=["f2", "z"])
+
+
+def test_card_browser(snap_compare, app):
+    assert snap_compare(app, terminal_size=SIZE, press=["r", "space", "4", "escape", "c"])

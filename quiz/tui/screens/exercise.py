@@ -1,28 +1,33 @@
-"""An exercise: the prompt, an editor on the workspace file, checks run in a worker, hints, reset, solution."""
+"""An exercise: the prompt, an editor on the workspace file (kept in step with the disk), checks on the shared grader."""
 
 from __future__ import annotations
 
 import os
 import shlex
+import shutil
 import subprocess
 
 from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.content import Content
 from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.content import Content
 from textual.widgets import Header, LoadingIndicator, Markdown, Static, TextArea
 
 from quiz import workspace
+from quiz.tui.grader_service import GradeFinished, GraderReady
 from quiz.tui.plain import markup, plain
 from quiz.tui.screens.base import BaseScreen, store_guard
-from quiz.tui.widgets.keybar import KeyBar
 from quiz.tui.screens.confirm import ConfirmScreen
+from quiz.tui.screens.file_sync import FileSync
+from quiz.tui.widgets.keybar import KeyBar
 
 ICONS = {"pass": "✓", "fail": "✗", "error": "!", "timeout": "⏱"}
+COLOURS = {"pass": "green", "fail": "red", "error": "red", "timeout": "yellow"}
+WATCH_SECONDS = 1.0
 
 
-class ExerciseScreen(BaseScreen):
+class ExerciseScreen(FileSync, BaseScreen):
     BINDINGS = [
         Binding("escape", "back", "Back", id="back", priority=True),
         Binding("ctrl+r", "run_checks", "Run checks", id="exercise.run", priority=True),
@@ -31,6 +36,7 @@ class ExerciseScreen(BaseScreen):
         Binding("ctrl+t", "reset", "Reset", id="exercise.reset", priority=True),
         Binding("ctrl+o", "solution", "Solution", id="exercise.solution", priority=True),
         Binding("ctrl+b", "external_editor", "$EDITOR", id="exercise.editor", priority=True),
+        Binding("ctrl+n", "next_exercise", "Next exercise", id="exercise.next", priority=True, show=False),
         Binding("ctrl+x", "cancel_checks", "Cancel", id="exercise.cancel", priority=True, show=False),
     ]
 
@@ -38,17 +44,22 @@ class ExerciseScreen(BaseScreen):
         super().__init__()
         self.exercise_id = exercise_id
         self.hints_shown = 0
-        self.grader = None
         self.running = False
+        self.waiting = False  # a check waits for the grader to finish starting
         self.cancelled = False
-        self.path = None
+        self.init_file_sync()
 
     @property
     def exercise(self):
         return self.ctx.bank.exercises[self.exercise_id]
 
+    @property
+    def grader(self):
+        return self.app.grader_service
+
     def compose(self) -> ComposeResult:
         self.path, _ = workspace.start(self.ctx.bank, self.exercise_id)
+        self.disk_text, self.disk_stamp = self._read_disk()
         yield Header()
         with Horizontal():
             with VerticalScroll(id="exercise-left"):
@@ -56,16 +67,21 @@ class ExerciseScreen(BaseScreen):
                 yield Markdown(id="exercise-hints", classes="markdown")
             with Vertical(id="exercise-right"):
                 yield Static(plain(self.path), classes="muted")
-                yield TextArea.code_editor(self.path.read_text(encoding="utf-8"), language="python", id="editor")
+                yield TextArea.code_editor(self.disk_text, language="python", id="editor")
                 yield LoadingIndicator(id="grading", classes="hidden")
                 yield Static(id="results")
         yield KeyBar()
 
     def on_mount(self) -> None:
         self.show_text()
-        self.query_one("#results", Static).update(f"ctrl+r: {self.t('run_checks')}")
+        self.clear_results()
         self.query_one("#editor").focus()
-        self.start_grader()
+        self.grader.subscribe(self)
+        self.grader.start()
+        self.set_interval(WATCH_SECONDS, self.watch_file)
+
+    def on_unmount(self) -> None:
+        self.grader.unsubscribe(self)
 
     async def apply_lang(self) -> None:
         self.show_text()
@@ -78,66 +94,69 @@ class ExerciseScreen(BaseScreen):
         self.query_one("#exercise-hints", Markdown).update(
             "\n".join(f"> **{self.t('hint')} {i}**: {h}\n" for i, h in enumerate(hints, 1)))
 
-    @work(thread=True, exclusive=True, group="grader-start")
-    def start_grader(self) -> None:
-        """Start the grader worker in the background so the first check is warm."""
-        factory = self.ctx.grader_factory
-        if factory is None:
-            from quiz.grader.runner import GraderWorker
-
-            factory = GraderWorker
-        grader = factory()
-        try:
-            grader.start()
-        except Exception as exc:  # noqa: BLE001 - shown, not fatal
-            self.app.call_from_thread(self.notify, str(exc), title="grader", severity="error", markup=False)
-        self.grader = grader
-
-    def on_unmount(self) -> None:
-        if self.grader is not None:
-            self.grader.close()
+    def clear_results(self) -> None:
+        self.query_one("#results", Static).update(f"ctrl+r: {self.t('run_checks')}")
 
     def action_save(self) -> None:
-        self.path.write_text(self.query_one("#editor", TextArea).text, encoding="utf-8")
-        self.notify(self.t("saved"), timeout=2)
+        if self.save():
+            self.notify(self.t("saved"), timeout=2)
+
+    # --- grading --------------------------------------------------------------------------------
 
     def action_run_checks(self) -> None:
-        if self.running:
+        if self.running or not self.save():
             return
-        self.action_save()
         self.running, self.cancelled = True, False
         self.query_one("#grading").remove_class("hidden")
-        self.query_one("#results", Static).update(f"[b]{self.t('running')}[/b]  ctrl+x: cancel")
-        self.run_checks()
+        if self.grader.ready:
+            self._grading_status()
+            self.run_checks()
+        else:
+            self.waiting = True
+            self.query_one("#results", Static).update(f"[b]{self.t('grader_starting')}[/b]  ctrl+x: cancel")
+            self.grader.start()
 
-    def action_cancel_checks(self) -> None:
-        """Stop a grade in progress: the grader process is ended and a fresh one started."""
-        if not self.running:
-            return
-        self.cancelled = True
-        grader, self.grader = self.grader, None
-        if grader is not None:
-            grader.kill()
-            self.start_grader()
+    def _grading_status(self) -> None:
+        self.query_one("#results", Static).update(f"[b]{self.t('running')}[/b]  ctrl+x: cancel")
+
+    def on_grader_ready(self, message: GraderReady) -> None:
+        if message.error:
+            self.notify(message.error, title="grader", severity="error", markup=False)
+        if self.waiting:
+            self.waiting = False
+            if message.error:
+                self.show_error(f"grader: {message.error}")
+            else:
+                self._grading_status()
+                self.run_checks()
 
     @work(thread=True, exclusive=True, group="grader")
     def run_checks(self) -> None:
+        ex = self.exercise
         try:
-            import time
-
-            while self.grader is None and not self.cancelled:
-                time.sleep(0.05)
-            if self.cancelled:
-                self.app.call_from_thread(self.show_error, "cancelled")
-                return
-            ex = self.exercise
             result = self.grader.grade(ex.model_dump(), self.ctx.bank.exercise_dirs[ex.id], self.path)
-            if self.cancelled:
-                self.app.call_from_thread(self.show_error, "cancelled")
-            else:
-                self.app.call_from_thread(self.show_result, result)
+            self.post_message(GradeFinished(ex.id, result=result, cancelled=self.cancelled))
         except Exception as exc:  # noqa: BLE001 - a grader crash is shown in the app
-            self.app.call_from_thread(self.show_error, "cancelled" if self.cancelled else f"grader: {exc}")
+            self.post_message(GradeFinished(ex.id, error=f"grader: {exc}", cancelled=self.cancelled))
+
+    def on_grade_finished(self, message: GradeFinished) -> None:
+        if message.cancelled:
+            self.show_error("cancelled")
+        elif message.error:
+            self.show_error(message.error)
+        else:
+            self.show_result(message.result)
+
+    def action_cancel_checks(self) -> None:
+        """Stop a check in progress: the grader process is ended and a fresh one started."""
+        if not self.running:
+            return
+        self.cancelled = True
+        if self.waiting:
+            self.waiting = False
+            self.show_error("cancelled")
+            return
+        self.grader.restart()
 
     def show_error(self, message: str) -> None:
         self.running = False
@@ -148,24 +167,51 @@ class ExerciseScreen(BaseScreen):
         self.running = False
         self.query_one("#grading").add_class("hidden")
         self.record(result)
-        colour = {"pass": "green", "fail": "red", "error": "red", "timeout": "yellow"}[result.status]
         # names and messages come from the learner's code: filled in as literal text, never markup
-        lines = [markup(f"[b {colour}]{ICONS[result.status]} {result.status}[/]  $summary",
+        lines = [markup(f"[b {COLOURS[result.status]}]{ICONS[result.status]} {result.status}[/]  $summary",
                         summary=f"{result.passed}/{len(result.tests)} · {result.duration_ms} ms")]
         for t in result.tests:
-            c = {"pass": "green", "fail": "red", "error": "red", "timeout": "yellow"}[t.status]
-            lines.append(markup(f"[{c}]{ICONS[t.status]}[/] $name", name=t.name))
+            lines.append(markup(f"[{COLOURS[t.status]}]{ICONS[t.status]}[/] $name", name=t.name))
             if t.status != "pass" and t.message:
                 lines.append(markup("   [dim]$message[/dim]", message=t.message))
         if not result.tests and result.message:
             lines.append(plain(result.message))
+        if result.status == "pass":
+            lines.append(self._next_line())
+        if result.protections:
+            lines.append(markup("[dim]$fences[/dim]", fences="fenced: " + ", ".join(result.protections)))
         self.query_one("#results", Static).update(Content("\n").join(lines))
+
+    def _next_line(self) -> str:
+        from quiz.session.exercises import next_unfinished
+
+        status = self.ctx.store.exercise_status() if self.ctx.store is not None else {}
+        nxt = next_unfinished(self.ctx.bank, status, self.exercise_id)
+        if nxt is None:
+            return markup("\n[b green]$text[/]", text=self.t("all_passed"))
+        return plain(f"\nctrl+n: {self.t('next_exercise')} → {self.ctx.bank.exercises[nxt].title.get(self.lang)}")
+
+    def action_next_exercise(self) -> None:
+        from quiz.session.exercises import next_unfinished
+
+        status = self.ctx.store.exercise_status() if self.ctx.store is not None else {}
+        nxt = next_unfinished(self.ctx.bank, status, self.exercise_id)
+        if nxt is None:
+            self.notify(self.t("all_passed"))
+            return
+        if not self.save():
+            return
+        self.app.switch_screen(ExerciseScreen(nxt))
 
     @store_guard
     def record(self, result) -> None:
-        if self.ctx.store is not None:
-            self.ctx.store.record_attempt(result.exercise, self.ctx.services.clock.now(), result.status,
-                                          result.passed, len(result.tests), result.duration_ms)
+        services = self.ctx.services
+        if services is not None:
+            from quiz.session.progress import Progress
+
+            Progress(services.store, services.clock, services.scheduler, services.limits).record_attempt(result)
+
+    # --- hints, reset, solution, external editor ---------------------------------------------------
 
     def action_hint(self) -> None:
         hints = self.exercise.hints.get(self.lang)
@@ -177,7 +223,9 @@ class ExerciseScreen(BaseScreen):
         def done(yes: bool | None) -> None:
             if yes:
                 path, saved = workspace.reset(self.ctx.bank, self.exercise_id)
-                self.query_one("#editor", TextArea).text = path.read_text(encoding="utf-8")
+                text, self.disk_stamp = self._read_disk()
+                self._load(text)
+                self.clear_results()
                 self.notify(f"{self.t('reset')}" + (f": {saved.name}" if saved else ""), markup=False)
 
         self.app.push_screen(ConfirmScreen(self.t("confirm_reset"), self.t("yes"), self.t("no")), done)
@@ -196,8 +244,18 @@ class ExerciseScreen(BaseScreen):
             self.app.push_screen(ConfirmScreen(self.t("confirm_solution"), self.t("yes"), self.t("no")), show)
 
     def action_external_editor(self) -> None:
-        self.action_save()
+        if not self.save():
+            return
+        from textual.app import SuspendNotSupported
+
         editor = self.ctx.settings.editor or os.environ.get("VISUAL") or os.environ.get("EDITOR") or "vi"
-        with self.app.suspend():
-            subprocess.run([*shlex.split(editor), str(self.path)], check=False)
-        self.query_one("#editor", TextArea).text = self.path.read_text(encoding="utf-8")
+        try:
+            command = [*shlex.split(editor), str(self.path)]
+            if not command[:-1] or shutil.which(command[0]) is None:
+                raise FileNotFoundError(f"command not found: {command[0] if command[:-1] else editor!r}")
+            with self.app.suspend():
+                subprocess.run(command, check=False)
+        except (OSError, ValueError, SuspendNotSupported) as exc:
+            self.notify(f"{editor}: {exc}", title=self.t("editor_missing"), severity="error", timeout=8, markup=False)
+            return
+        self.watch_file()

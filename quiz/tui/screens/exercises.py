@@ -29,6 +29,8 @@ class ExercisesScreen(BaseScreen):
     def on_mount(self) -> None:
         self.refresh_rows()
         self.query_one("#exercise-table").focus()
+        if self.ctx.bank.exercises:
+            self.app.grader_service.start()  # warm before the first check
 
     def on_screen_resume(self) -> None:
         self.refresh_rows()
@@ -41,20 +43,35 @@ class ExercisesScreen(BaseScreen):
         self.refresh_rows()
 
     def refresh_rows(self) -> None:
+        """The exercises in learning order (module, then difficulty), keeping the cursor on the same one."""
+        from quiz.session.exercises import exercise_path
+
         bank = self.ctx.bank
         status = self.ctx.store.exercise_status() if self.ctx.store is not None else {}
         table = self.query_one("#exercise-table", DataTable)
+        keep = self._cursor_id(table)
         table.clear(columns=True)
         titles = [e.title.get(self.lang) for e in bank.exercises.values()] + [self.t("exercises")]
-        for label, width in [(self.t("exercises"), min(max(map(len, titles)), 52)), ("", 12), ("id", 28)]:
+        modules = {m.id: m.name.get(self.lang) for m in bank.modules.values()}
+        for label, width in [(self.t("exercises"), min(max(map(len, titles)), 44)), ("", 12),
+                             (self.t("module"), 16), (self.t("difficulty"), 10), ("id", 26)]:
             table.add_column(label, width=width)
-        order = {m.id: m.number for m in bank.modules.values()}
-        for ex in sorted(bank.exercises.values(), key=lambda e: (order.get(e.module, 999), e.id)):
+        for exercise_id in exercise_path(bank):
+            ex = bank.exercises[exercise_id]
             if self.module and ex.module != self.module:
                 continue
             state = status.get(ex.id, "not started")
             label = self.t("status_" + state.replace(" ", "_"))
-            table.add_row(cell(ex.title.get(self.lang)), f"[{STATUS_STYLE[state]}]{label}[/]", ex.id, key=ex.id)
+            table.add_row(cell(ex.title.get(self.lang)), f"[{STATUS_STYLE[state]}]{label}[/]",
+                          cell(modules.get(ex.module, ex.module)), "★" * ex.difficulty, ex.id, key=ex.id)
+        if keep is not None and keep in table.rows:
+            table.move_cursor(row=table.get_row_index(keep))
+
+    @staticmethod
+    def _cursor_id(table: DataTable) -> str | None:
+        if table.row_count == 0:
+            return None
+        return table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
         self.app.open_screen("exercise", exercise_id=event.row_key.value)

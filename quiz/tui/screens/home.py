@@ -33,10 +33,12 @@ class HomeScreen(BaseScreen):
     BINDINGS = [
         Binding("escape", "back", "Back", id="back", show=False),
         Binding("r", "open('review')", "Review", id="home.review"),
+        Binding("R", "review_module", "Review module", id="home.review_module", show=False),
         Binding("z", "open('quiz')", "Quiz", id="home.quiz"),
         Binding("m", "mock", "Mock", id="home.mock"),
         Binding("e", "open('exercises')", "Exercises", id="home.exercises"),
         Binding("t", "open('stats')", "Stats", id="home.stats"),
+        Binding("c", "open('cards')", "Cards", id="home.cards"),
         Binding("comma", "open('settings')", "Settings", id="home.settings"),
         Binding("enter", "browse", "Browse", id="home.browse", show=False),
         Binding("b", "browse", "Browse", id="home.browse_key"),
@@ -83,6 +85,13 @@ class HomeScreen(BaseScreen):
 
     def action_open(self, name: str) -> None:
         self.app.open_screen(name)
+
+    def action_review_module(self) -> None:
+        """Review only the module under the cursor."""
+        table = self.query_one("#modules", DataTable)
+        if table.row_count:
+            module_id = table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value
+            self.app.open_screen("review", modules=[module_id])
 
     def action_mock(self) -> None:
         self.app.open_screen("quiz", mock=True)

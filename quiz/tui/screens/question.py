@@ -77,7 +77,16 @@ class QuestionScreen(BaseScreen):
 
     def action_exercise(self) -> None:
         exercises = self.ctx.bank.exercises_for(self.question_id)
-        if exercises:
+        if len(exercises) > 1:
+            from quiz.tui.screens.pick import PickScreen
+
+            def picked(exercise_id: str | None) -> None:
+                if exercise_id:
+                    self.app.open_screen("exercise", exercise_id=exercise_id)
+
+            items = [(e.id, f"{e.title.get(self.lang)}  ({e.id})") for e in exercises]
+            self.app.push_screen(PickScreen(self.t("pick_exercise"), items), picked)
+        elif exercises:
             self.app.open_screen("exercise", exercise_id=exercises[0].id)
         else:
             self.notify("—", title=self.t("linked_exercises"))

@@ -38,6 +38,7 @@ class QuizSessionScreen(BaseScreen):
         self.revealed = False
         self.answered = False
         self.timer = None
+        self._progress = None
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -106,7 +107,7 @@ class QuizSessionScreen(BaseScreen):
             parts += [f"### {self.t('key_points')}", "\n".join(f"- {p}" for p in q.key_points.get(lang))]
         if self.mock and q.follow_ups:
             parts += [f"### {self.t('follow_ups')}"] + [f"**{f.question.get(lang)}**\n\n{f.answer.get(lang)}" for f in q.follow_ups]
-        parts.append(f"*{self.t('rate_prompt')}*")
+        parts.append(f"*{self.rating_line()}*")
         return "\n\n".join(parts)
 
     def tick(self) -> None:
@@ -147,17 +148,36 @@ class QuizSessionScreen(BaseScreen):
     def action_rate(self, rating: int) -> None:
         if self.item.kind != "question" or not self.revealed or self.answered:
             return
-        services = self.ctx.services
-        if services is not None:  # written first: a rating that could not be saved is not counted
+        progress = self.progress
+        if progress is not None:  # written first: a rating that could not be saved is not counted
             from quiz.session.cards import question_card_id
 
-            state = services.store.card(question_card_id(self.item.question_id))
-            now = services.clock.now()
-            out = services.scheduler.review(state, rating, now)
-            services.store.record_review(state, out.after, rating, now, None, out.interval.total_seconds() / 86400)
+            state = progress.store.card(question_card_id(self.item.question_id))
+            progress.rate(state, rating, int((time.monotonic() - self.item_started) * 1000))
         self.answered = True
         self.summary.outcomes.append(QuizOutcome(self.item, rating >= 3, rating, time.monotonic() - self.item_started))
         self.action_next()
+
+    @property
+    def progress(self):
+        """This session's writes (quiz.session.progress.Progress); None without a store."""
+        if self._progress is None and self.ctx.services is not None:
+            from quiz.session.progress import Progress
+
+            s = self.ctx.services
+            self._progress = Progress(s.store, s.clock, s.scheduler, s.limits)
+        return self._progress
+
+    def rating_line(self) -> str:
+        """The four ratings, each with the interval it would give the question's card."""
+        from quiz.session.cards import question_card_id
+        from quiz.srs.scheduler import format_interval
+
+        keys = ("again", "hard", "good", "easy")
+        if self.progress is None:
+            return self.t("rate_prompt")
+        preview = self.progress.preview(self.progress.store.card(question_card_id(self.item.question_id)))
+        return " · ".join(f"{r} {self.t(k)} ({format_interval(preview[r])})" for r, k in enumerate(keys, 1))
 
     def action_next(self) -> None:
         if not self.answered:
@@ -174,12 +194,6 @@ class QuizSessionScreen(BaseScreen):
 
         if self.timer is not None:
             self.timer.stop()
-        services = self.ctx.services
-        if services is not None:
-            now = services.clock.now()
-            from datetime import timedelta
-
-            started = now - timedelta(seconds=time.monotonic() - self.started)
-            services.store.record_session(started, now, "mock" if self.mock else "quiz", len(self.summary.outcomes),
-                                          self.summary.correct, self.summary.to_dict())
+        if self.progress is not None:
+            self.progress.record_quiz(time.monotonic() - self.started, "mock" if self.mock else "quiz", self.summary)
         self.app.switch_screen(QuizSummaryScreen(self.summary, time.monotonic() - self.started))

@@ -33,6 +33,7 @@ class QuizSetupScreen(BaseScreen):
                 yield Switch(id="quiz-weakest")
                 yield Label(self.t("mock"))
                 yield Switch(value=self.mock, id="quiz-mock")
+            yield Label(self.t("quiz_ratings_count"), id="quiz-ratings-note", classes="muted")
             yield Button(self.t("start"), id="quiz-start", variant="primary")
         yield KeyBar()
 

@@ -14,6 +14,7 @@ SCREENS = {
     "stats": ("quiz.tui.screens.stats", "StatsScreen"),
     "help": ("quiz.tui.screens.help", "HelpScreen"),
     "settings": ("quiz.tui.screens.settings", "SettingsScreen"),
+    "cards": ("quiz.tui.screens.cards", "CardsScreen"),
 }
 
 

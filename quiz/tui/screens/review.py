@@ -36,6 +36,8 @@ class ReviewScreen(BaseScreen):
         self.current = None
         self.revealed = False
         self.shown_at = time.monotonic()
+        self.done_info = None  # (learning cards later today, the first one's due time, due tomorrow)
+        self.ticks = 0
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -58,6 +60,7 @@ class ReviewScreen(BaseScreen):
         self.session = ReviewSession(s.store, self.ctx.bank, s.clock, s.scheduler, s.limits, lang=self.lang,
                                      modules=self.modules, interleaved=self.ctx.settings.interleave_modules)
         self.show_next()
+        self.countdown = self.set_interval(1, self.tick)
 
     async def apply_lang(self) -> None:
         if self.session is not None:
@@ -71,6 +74,9 @@ class ReviewScreen(BaseScreen):
         if self.session is None:
             return
         item = self.session.next_card()
+        if item is None:  # learning cards may have come due since the queue was built
+            self.session.refresh()
+            item = self.session.next_card()
         q = self.session.queue
         self.sub_title = f"{len(q.due)} {self.t('due')} · {len(q.new)} {self.t('new')} · {self.session.reviewed} ✓"
         front = self.query_one("#card-front", Markdown)
@@ -97,16 +103,40 @@ class ReviewScreen(BaseScreen):
         self._set_revealed(self.revealed)
 
     def _done_text(self) -> str:
+        """What the screen says when nothing is due now; the figures are kept for the countdown."""
         later, when = self.session.learning_later_today()
         from quiz.session.cards import content_cards
         from quiz.srs.stats import compute_stats
 
         s = self.ctx.services
-        stats = compute_stats(s.store, content_cards(self.ctx.bank), s.clock, s.limits, days=1, forecast_days=2, heatmap_days=1)
-        lines = [f"## {self.t('review_done')}", f"{self.session.reviewed} ✓ · {self.t('tomorrow')}: **{stats['forecast'][1]}**"]
-        if later:
-            lines.append(f"{later} learning card(s) come back later today.")
+        stats = compute_stats(s.store, content_cards(self.ctx.bank, self.modules), s.clock, s.limits, days=1,
+                              forecast_days=2, heatmap_days=1)
+        self.done_info = (later, when, stats["forecast"][1])
+        return self._render_done()
+
+    def _render_done(self) -> str:
+        later, when, tomorrow = self.done_info
+        if later and when is not None:
+            wait = max(int((when - self.ctx.services.clock.now()).total_seconds()), 0)
+            lines = [f"## {self.t('come_back_in')} {wait // 60}:{wait % 60:02d}",
+                     f"{later} learning card(s) come back later today."]
+        else:
+            lines = [f"## {self.t('review_done')}"]
+        lines.append(f"{self.session.reviewed} ✓ · {self.t('tomorrow')}: **{tomorrow}**")
         return "\n\n".join(lines)
+
+    def tick(self) -> None:
+        """While nothing is due: count down to the next learning card, and show it once it is due."""
+        if self.session is None or self.current is not None or self.done_info is None:
+            return
+        self.ticks += 1
+        _, when, _ = self.done_info
+        if (when is not None and when <= self.ctx.services.clock.now()) or self.ticks % 60 == 0:
+            self.show_next()  # reads the store again: once a card is due, and once a minute (a new study day)
+            if self.current is not None:
+                self.notify(self.t("cards_due_now"), timeout=3)
+        elif when is not None:
+            self.query_one("#card-front", Markdown).update(self._render_done())
 
     def _set_revealed(self, revealed: bool) -> None:
         self.revealed = revealed
@@ -131,19 +161,30 @@ class ReviewScreen(BaseScreen):
 
     @store_guard
     def action_undo(self) -> None:
-        if self.session is not None and self.session.undo() is not None:
-            self.notify(self.t("undo"))
-            self.show_next()
+        if self.session is None:
+            return
+        action = self.session.undo()
+        if action is None:
+            self.notify(self.t("nothing_to_undo"), timeout=3)
+            return
+        what = self.t("act_" + action.kind)
+        if action.rating:
+            what += f" {self.t(RATING_KEYS[action.rating])}"
+        self.notify(f"{self.t('undone')}: {what} · {action.card_id}", timeout=4, markup=False)
+        self.show_next()
 
     @store_guard
     def action_suspend(self) -> None:
         if self.current is not None:
+            card_id = self.current[0].card_id
             self.session.suspend(self.current[0])
-            self.notify(f"{self.t('suspend')}: {self.current[0].card_id}", markup=False)
+            self.notify(f"{self.t('suspend')}: {card_id} · u: {self.t('undo')}", markup=False)
             self.show_next()
 
     @store_guard
     def action_bury(self) -> None:
         if self.current is not None:
+            card_id = self.current[0].card_id
             self.session.bury(self.current[0])
+            self.notify(f"{self.t('buried')}: {card_id} · u: {self.t('undo')}", markup=False)
             self.show_next()

@@ -7,7 +7,7 @@ from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.widgets import Button, Header, Input, Label, Select, Switch
 
-from quiz.tui.screens.base import BaseScreen
+from quiz.tui.screens.base import BaseScreen, store_guard
 from quiz.tui.widgets.keybar import KeyBar
 
 FIELDS = [  # (settings key, label key, kind)
@@ -34,6 +34,8 @@ class SettingsScreen(BaseScreen):
                 yield Input(str(getattr(s, key)), id=f"set-{key}", type=kind)
             yield Label(self.t("interleave"))
             yield Switch(value=s.interleave_modules, id="set-interleave")
+            yield Label(self.t("bury_siblings"))
+            yield Switch(value=s.bury_siblings, id="set-bury-siblings")
             yield Button(self.t("save"), id="settings-save", variant="primary")
         yield KeyBar()
 
@@ -52,6 +54,7 @@ class SettingsScreen(BaseScreen):
                 raw = self.query_one(f"#set-{key}", Input).value.strip()
                 data[key] = float(raw) if kind == "number" else int(raw) if kind == "integer" else raw
             data["interleave_modules"] = self.query_one("#set-interleave", Switch).value
+            data["bury_siblings"] = self.query_one("#set-bury-siblings", Switch).value
         except ValueError as exc:
             self.notify(str(exc), severity="error", markup=False)
             return
@@ -61,6 +64,7 @@ class SettingsScreen(BaseScreen):
         except OSError as exc:
             self.notify(str(exc), severity="error", markup=False)
             return
+        retention_changed = new.desired_retention != s.desired_retention
         for key, value in new.to_dict().items():
             setattr(s, key, value)
         for key, _, _ in FIELDS:  # show what was saved: a value out of range is shown clamped
@@ -69,6 +73,16 @@ class SettingsScreen(BaseScreen):
             from quiz.srs.scheduler import FsrsScheduler
 
             self.ctx.services.scheduler = FsrsScheduler(s.desired_retention)
+            if retention_changed:
+                self.reschedule()
         self.notify(f"{self.t('saved')}: {path}", markup=False)
         if self.app.lang != s.lang:
             self.app.lang = s.lang
+
+    @store_guard
+    def reschedule(self) -> None:
+        """Existing cards follow the new desired retention, not only future ratings."""
+        from quiz.srs.reschedule import reschedule_all
+
+        count = reschedule_all(self.ctx.services.store, self.ctx.services.scheduler)
+        self.notify(f"{self.t('rescheduled')}: {count}")
