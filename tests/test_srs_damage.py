@@ -132,7 +132,7 @@ def test_a_logged_state_that_cannot_be_read_makes_undo_a_message_and_changes_not
     with Store.open(db) as store:
         cards = store.cards()
         with pytest.raises(StoreError) as err:
-            store.undo_last(T0)
+            store.undo_review(3, T0)
         assert err.value.kind == "damaged" and "review_log row 3" in str(err.value)
         assert store.cards() == cards
         assert store.conn.execute("SELECT count(*) FROM review_log WHERE undone_at IS NOT NULL").fetchone()[0] == 0
