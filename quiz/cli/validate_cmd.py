@@ -29,6 +29,7 @@ def validate(ctx: click.Context, paths: tuple[Path, ...], strict: bool, as_json:
     else:
         bank = load_bank_for(ctx, strict=strict)
     errors, warnings = bank.errors, bank.warnings
+    code = _pack_code(bank)
     if as_json:
         out = {
             "ok": not errors,
@@ -38,14 +39,32 @@ def validate(ctx: click.Context, paths: tuple[Path, ...], strict: bool, as_json:
             "errors": len(errors),
             "warnings": len(warnings),
             "problems": [p.to_dict() for p in bank.problems],
+            "code": [str(p) for p in code],
         }
         click.echo(json.dumps(out, ensure_ascii=False, indent=2))
     else:
         for problem in bank.problems:
             click.echo(str(problem), err=False)
+        for path in code:
+            click.echo(f"{path}:1:1: note: Python code that runs when its exercise is graded (fenced: it may write "
+                       "only to its own scratch folder, use no network, and signal or trace nothing outside)")
         summary = f"{len(bank.questions)} questions, {len(bank.exercises)} exercises, {len(bank.modules)} modules: {len(errors)} error(s), {len(warnings)} warning(s)"
         click.echo(summary, err=True)
     sys.exit(1 if errors else 0)
+
+
+def _pack_code(bank) -> list[Path]:
+    """checks.py and solution.py of every exercise outside the built-in bank: a pack that ships them ships code."""
+    from quiz import paths as app_paths
+
+    builtin = app_paths.builtin_content_dir().resolve()
+    found = []
+    for folder in bank.exercise_dirs.values():
+        folder = Path(folder).resolve()
+        if folder == builtin or builtin in folder.parents:
+            continue
+        found += [folder / name for name in ("checks.py", "solution.py") if (folder / name).is_file()]
+    return sorted(found)
 
 
 def _load_paths(paths: list[Path], strict: bool):
