@@ -45,9 +45,11 @@ def attack(code: str) -> str:
 
 
 def test_the_worker_reports_its_fences(fenced):
-    for fence in ("landlock-fs", "landlock-signals", "pid-namespace", "capabilities-dropped", "pids-cgroup",
+    for fence in ("landlock-fs", "landlock-signals", "capabilities-dropped", "pids-cgroup",
                   "worker-not-dumpable", "subreaper"):
         assert fence in fenced.protections
+    with GraderWorker(fences_off=("cgroup",)) as w:
+        assert "pid-namespace" in w.protections and "pids-cgroup" not in w.protections
 
 
 def test_writes_outside_the_scratch_dir_are_refused(fenced, open_worker, tmp_path):
@@ -176,6 +178,10 @@ def test_no_process_outlives_its_check(fenced, open_worker, tmp_path):
         assert grade_source(fenced, tmp_path, attack(ESCAPE.format(name=name))).status == "pass"
         time.sleep(2)
         assert processes_named(name) == []
+        with GraderWorker(fences_off=("cgroup",)) as by_namespace:  # the other way to the same end
+            assert grade_source(by_namespace, tmp_path, attack(ESCAPE.format(name=name))).status == "pass"
+            time.sleep(2)
+            assert processes_named(name) == []
         grade_source(open_worker, tmp_path, attack(ESCAPE.format(name=name)))
         time.sleep(0.5)
         assert processes_named(name), "without the fences the double fork escapes"

@@ -48,13 +48,16 @@ def grade(exercise: dict, folder: Path, file: Path, scratch: str, fences: list[s
     outcome = run_limited(lambda emit: learner.run(code, str(file), exercise, folder, plans, emit), limit, learner_dir)
     records, problem = _records(outcome, plans, exercise["entry"])
     tests: list[TestResult] = []
+    by_index: dict = {}
     if problem is None and records:
-        prepare_scratch(judge_dir)
-        verdicts = run_limited(lambda emit: judge.run(exercise, folder, plans, records, emit),
-                               max(JUDGE_LIMIT_S, 3 * limit), judge_dir, pids=False)
-        by_index = {v.get("index"): v for v in verdicts.records}
-    else:
-        by_index = {}
+        if _builtin(folder):  # the bank's own checks.py: trusted code, judged here, without another fork
+            verdicts: list[dict] = []
+            judge.run(exercise, folder, plans, records, verdicts.append)
+        else:  # a pack's checks.py is code from elsewhere: judged in a fenced process of its own
+            prepare_scratch(judge_dir)
+            verdicts = run_limited(lambda emit: judge.run(exercise, folder, plans, records, emit),
+                                   max(JUDGE_LIMIT_S, 3 * limit), judge_dir, pids=False).records
+        by_index = {v.get("index"): v for v in verdicts}
     for plan in plans:
         i = plan["index"]
         if problem is not None:
@@ -81,6 +84,14 @@ def grade(exercise: dict, folder: Path, file: Path, scratch: str, fences: list[s
     if result.status == ERROR and tests and tests[0].status == ERROR:
         result.message = tests[0].message
     return result
+
+
+def _builtin(folder: Path) -> bool:
+    from quiz import paths
+
+    root = paths.builtin_content_dir().resolve()
+    folder = Path(folder).resolve()
+    return folder == root or root in folder.parents
 
 
 def _records(outcome: ChildOutcome, plans: list[dict], entry: str) -> tuple[dict[int, dict], tuple[str, str] | None]:

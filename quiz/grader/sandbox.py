@@ -86,8 +86,8 @@ def _can_unshare_pids() -> bool:
 def probe() -> list[str]:
     """The fences a check's child gets on this machine (see `_fence`)."""
     fences = ["rlimits", "own-session"] + ([] if "pdeathsig" in DISABLED else ["parent-death-signal"])
-    if "pid-namespace" not in DISABLED and _can_unshare_pids():
-        fences.append("pid-namespace")
+    if CGROUP is None and "pid-namespace" not in DISABLED and _can_unshare_pids():
+        fences.append("pid-namespace")  # with a pids cgroup, the cgroup already reaches every descendant
     if "caps" not in DISABLED:
         fences.append("capabilities-dropped")
     if os.geteuid() == 0:
@@ -291,7 +291,9 @@ def prepare_scratch(path: str) -> None:
 
 
 def _fence(scratch: str, cpu_seconds: float, pids: bool) -> None:
-    if pids and "pid-namespace" not in DISABLED and _enter_pid_namespace():
+    # A PID namespace costs a second fork of this large process; a pids cgroup does its job (every
+    # descendant found and killed, whatever it reparented to) for free, so it is used where there is one.
+    if pids and CGROUP is None and "pid-namespace" not in DISABLED and _enter_pid_namespace():
         _become_pid_one()
     _limit(cpu_seconds)
     os.chdir(scratch)
