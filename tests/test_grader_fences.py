@@ -81,9 +81,20 @@ def test_the_installed_package_cannot_be_changed(fenced, tmp_path):
 SIGNALS = """
 import ctypes, fcntl, os, signal
 pid = {pid}
-os.kill(pid, signal.SIGUSR1)
-fd = os.pidfd_open(pid)
-signal.pidfd_send_signal(fd, signal.SIGUSR1)
+for attempt in ("kill", "pidfd", "sigio"):
+    try:
+        if attempt == "kill":
+            os.kill(pid, signal.SIGUSR1)
+        elif attempt == "pidfd":
+            signal.pidfd_send_signal(os.pidfd_open(pid), signal.SIGUSR1)
+        else:  # SIGIO-style: make the app the owner of a pipe, then make the pipe ready
+            r, w = os.pipe()
+            fcntl.fcntl(r, fcntl.F_SETOWN, pid)
+            fcntl.fcntl(r, 10, signal.SIGUSR1)  # F_SETSIG
+            fcntl.fcntl(r, fcntl.F_SETFL, fcntl.fcntl(r, fcntl.F_GETFL) | os.O_ASYNC)
+            os.write(w, b"x")
+    except OSError:
+        pass
 """
 
 
@@ -141,14 +152,24 @@ def test_the_apps_channel_is_out_of_reach(fenced, open_worker, tmp_path):
 
 
 def test_the_workers_memory_is_out_of_reach(fenced, open_worker, tmp_path):
-    def probe(worker):
-        code = f"open('/proc/{worker.proc.pid}/mem', 'rb+')\nraise SystemExit('opened')\n"
-        return grade_source(worker, tmp_path, code + GOOD_DOUBLE)
+    def probe(worker, how):
+        code = {
+            "proc-mem": f"open('/proc/{worker.proc.pid}/mem', 'rb+')\n",
+            "ptrace": f"import ctypes\nif ctypes.CDLL(None).ptrace(0x4206, {worker.proc.pid}, 0, 0) != 0:\n    raise PermissionError('ptrace')\n",
+            "process_vm_readv": (
+                "import ctypes\nbuf = ctypes.create_string_buffer(8)\n"
+                "iov = (ctypes.c_void_p * 2)(ctypes.cast(buf, ctypes.c_void_p), 8)\n"
+                f"rem = (ctypes.c_void_p * 2)(ctypes.c_void_p(int(open('/proc/{worker.proc.pid}/maps').read().split('-')[0], 16)), 8)\n"
+                f"if ctypes.CDLL(None).process_vm_readv({worker.proc.pid}, iov, 1, rem, 1, 0) != 8:\n"
+                "    raise PermissionError('process_vm_readv')\n"),
+        }[how]
+        return grade_source(worker, tmp_path, code + "raise SystemExit('reached the worker')\n" + GOOD_DOUBLE)
 
-    blocked = probe(fenced)
-    assert blocked.status == "fail" and "PermissionError" in blocked.tests[0].message, blocked.to_dict()
-    opened = probe(open_worker)
-    assert opened.status == "error" and "sys.exit" in opened.tests[0].message, "without the fences root opens it"
+    for how in ("proc-mem", "ptrace", "process_vm_readv"):
+        blocked = probe(fenced, how)
+        assert blocked.status == "fail" and "PermissionError" in blocked.tests[0].message, (how, blocked.to_dict())
+        opened = probe(open_worker, how)
+        assert opened.status == "error" and "sys.exit" in opened.tests[0].message, f"without the fences root gets in: {how}"
 
 
 ESCAPE = """

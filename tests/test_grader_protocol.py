@@ -59,3 +59,13 @@ def test_results_say_which_fences_were_up(tmp_path):
     assert "rlimits" in result.protections and result.to_dict()["protections"] == result.protections
     if os.geteuid() == 0:
         assert "capabilities-dropped" in result.protections
+
+
+def test_quiz_check_says_which_fences_were_up(tmp_path):
+    import subprocess
+
+    folder = Path(__file__).resolve().parents[1] / "content" / "01-pytorch-internals" / "exercises" / "silu-function"
+    proc = subprocess.run([sys.executable, "-m", "quiz", "--lang", "en", "check", "silu-function",
+                           str(folder / "solution.py"), "--no-record"], capture_output=True, text=True, timeout=180)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "fenced: " in proc.stdout and "rlimits" in proc.stdout

@@ -35,6 +35,8 @@ def print_result(result, title: str) -> None:
         click.echo(printable(f"  {result.message}"))
     elif result.status != "pass":
         click.echo(printable(f"  {result.message}"))
+    if result.protections:
+        click.echo(click.style(printable("  fenced: " + ", ".join(result.protections)), dim=True))
 
 
 def record(result) -> None:
