@@ -125,7 +125,7 @@ class Check(Model):
     """One declarative check; `kind` decides which fields matter."""
 
     kind: Literal["gradcheck", "gradgradcheck", "reference", "saved", "backward_contract", "function"]
-    name: Optional[StrictStr] = None
+    name: Optional[Union[StrictStr, Text]] = None  # a string, or {zh, en}
     args: list[Arg] = []
     reference: Optional[StrictStr] = None  # a torch op (see quiz.content.references), or checks:NAME
     grads: StrictBool = True  # compare input gradients with the reference too

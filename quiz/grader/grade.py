@@ -18,8 +18,13 @@ JUDGE_LIMIT_S = 60.0
 
 
 def check_name(check: dict) -> str:
-    if check.get("name"):
-        return check["name"]
+    name = check.get("name")
+    if isinstance(name, dict):
+        from quiz.grader.say import say
+
+        return say(name.get("en") or name.get("zh") or "", name.get("zh") or name.get("en") or "")
+    if name:
+        return name
     shapes = [str(tuple(a["tensor"]["shape"])) for a in check.get("args", []) if a.get("tensor")]
     label = {"gradcheck": "gradients float64", "gradgradcheck": "second-order gradients float64",
              "reference": "matches reference", "saved": "what backward keeps"}.get(check["kind"], check.get("function") or check["kind"])

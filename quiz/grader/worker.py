@@ -53,6 +53,9 @@ class Worker:
             if not isinstance(exercise, dict) or not isinstance(folder, str) or not isinstance(file, str):
                 return {"error": "a grade request needs exercise, dir and file"}
             scratch = tempfile.mkdtemp(dir=self.scratch_root)
+            from quiz.grader.say import set_lang
+
+            set_lang(str(request.get("lang", "en")))
             try:
                 return grade(exercise, Path(folder), Path(file), scratch, self.fences).to_dict()
             finally:
