@@ -73,3 +73,23 @@ def test_a_cache_entry_for_another_version_of_a_file_is_not_used(tmp_path, valid
     cache.write_text(json.dumps(stored), encoding="utf-8")
     bank = load_bank([pack], cache_file=cache)
     assert bank.questions["sample-question"].question.en != "forged"
+
+
+def test_a_field_that_may_be_plain_or_a_model_comes_back_from_the_cache(tmp_path):
+    """A check's name may be a string or {zh, en}: both survive a warm (cached) load."""
+    import shutil
+
+    from pathlib import Path
+
+    fixture = Path(__file__).parent / "fixtures" / "exercises" / "double"
+    pack, cache = tmp_path / "pack", tmp_path / "cache.json"
+    shutil.copytree(fixture, pack / "exercises" / "double")
+    spec = pack / "exercises" / "double" / "exercise.yaml"
+    text = spec.read_text(encoding="utf-8").replace("  - kind: gradcheck\n", "  - kind: gradcheck\n    name: plain name\n", 1)
+    text = text.replace("  - kind: reference\n", "  - kind: reference\n    name: {en: in English, zh: 中文名}\n", 1)
+    spec.write_text(text, encoding="utf-8")
+    cold = load_bank([pack], cache_file=cache)
+    warm = load_bank([pack], cache_file=cache)
+    for bank in (cold, warm):
+        names = [c.name for c in bank.exercises["double-fixture"].checks]
+        assert names[0] == "plain name" and names[1].zh == "中文名"

@@ -43,7 +43,11 @@ def construct(model: type[BaseModel], data: dict) -> BaseModel:
         value = values.get(name)
         if value is None:
             continue
-        values[name] = construct(sub, value) if kind == "one" else [construct(sub, v) for v in value]
+        # a field that may also hold a plain value (Union[str, Text]) keeps that value as it is
+        if kind == "one":
+            values[name] = construct(sub, value) if isinstance(value, dict) else value
+        else:
+            values[name] = [construct(sub, v) if isinstance(v, dict) else v for v in value]
     # what model_construct does, without its per-field bookkeeping: the data is complete and valid
     obj = model.__new__(model)
     _set(obj, "__dict__", values)
