@@ -121,3 +121,15 @@ def test_quiz_optimize_refuses_a_short_history(isolated_home):
     out = quiz("optimize", home=isolated_home)
     assert out.returncode == 1 and "only 30 review(s)" in out.stderr and "512" in out.stderr
     assert load_settings().fsrs_parameters == []
+
+
+def test_fitted_parameters_survive_the_config_file_and_a_bad_list_is_named(isolated_home):
+    from quiz.config import save_settings
+
+    settings = load_settings()
+    settings.fsrs_parameters = list(TRUE)
+    path = save_settings(settings)
+    assert load_settings().fsrs_parameters == TRUE
+    path.write_text('fsrs_parameters = [1, "x"]\n', encoding="utf-8")
+    bad = load_settings()
+    assert bad.fsrs_parameters == [] and any("fsrs_parameters" in p for p in bad.problems)
