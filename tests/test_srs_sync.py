@@ -142,3 +142,39 @@ def test_export_is_json_lines_keyed_by_review_id(two, tmp_path):
     assert lines[0] == {"format": "quiz-progress", "version": 1}
     assert [x["id"] for x in lines[1:]] == [f"{x['card_id']}@{x['reviewed_at']}" for x in lines[1:]]
     assert {x["card_id"] for x in lines[1:]} == {"q/q1", "q/q2"}
+
+
+KILLED_MID_IMPORT = """
+import os, signal, sys
+from quiz.srs import sync
+from quiz.srs.scheduler import FsrsScheduler
+from quiz.srs.store import Store
+
+real, seen = sync.replayed, []
+def dying(store, card_id, scheduler):
+    seen.append(card_id)
+    if len(seen) == 2:  # rows inserted and one card written, nothing committed yet
+        os.kill(os.getpid(), signal.SIGKILL)
+    return real(store, card_id, scheduler)
+sync.replayed = dying
+sync.import_log(Store.open(sys.argv[1]), sys.argv[2], FsrsScheduler())
+"""
+
+
+def test_an_import_killed_mid_transaction_leaves_the_store_as_it_was(two, tmp_path):
+    import subprocess
+    import sys
+
+    a, b = two
+    for card in ("q/q3", "q/q4", "q/q5"):
+        rate(a, card, 3)
+    sync.export_log(a.store, tmp_path / "a.jsonl")
+    before = (log_of(b.store), states(b.store))
+    done = subprocess.run([sys.executable, "-c", KILLED_MID_IMPORT, str(b.store.path), str(tmp_path / "a.jsonl")],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == -9, done.stderr
+    with Store.open(b.store.path) as fresh:
+        assert (log_of(fresh), states(fresh)) == before
+        assert problems(fresh.conn, fresh.version) == []
+        assert sync.import_log(fresh, tmp_path / "a.jsonl", b.scheduler).added == 3
+        assert (log_of(fresh), states(fresh)) == (log_of(a.store), states(a.store))
