@@ -85,7 +85,7 @@ def test_html_in_content_is_escaped_and_code_is_highlighted(tmp_path):
     front, back, *_ = notes_of(tmp_path / "out.apkg")[note_guid("q/q7")]["fields"]
     assert "<script>" not in front and "&lt;script&gt;alert(1)&lt;/script&gt;" in front
     assert "a &lt; b &amp;&amp; c &gt; d" in front
-    assert "<i>" not in back and "Point &lt;i&gt;7&lt;/i&gt;" in back
+    assert "<i>" not in back and "<li>Point &lt;i&gt;7&lt;/i&gt;</li>" in back
     assert "<code>x &amp; y</code>" in back
     assert '<pre class="highlight">' in back and '<span class="k">def</span>' in back
     assert "&quot;&lt;tag&gt;&quot;" in back and "<tag>" not in back

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from quiz.content.bank import Bank
 from quiz.content.models import Question, Text
-from quiz.export.html import code_css, markdown_html, plain_html
+from quiz.export.html import code_css, markdown_html, markdown_inline_html, plain_html
 from quiz.session.cards import flashcard_id, question_card_id
 
 PARENT = {"en": "AI Infra Interview", "zh": "AI 基础设施面试", "both": "AI Infra Interview · AI 基础设施面试"}
@@ -68,7 +68,7 @@ def _answer(q: Question, lang: str) -> str:
         points = q.key_points.get(x)
         html = ""
         if points:
-            html += "<ul>" + "".join(f"<li>{markdown_html(p)}</li>" for p in points) + "</ul>"
+            html += "<ul>" + "".join(f"<li>{markdown_inline_html(p)}</li>" for p in points) + "</ul>"
         html += markdown_html(q.answer.get(x))
         parts.append(html)
     return parts[0] if len(parts) == 1 else "".join(f'<div class="lang">{p}</div>' for p in parts)
@@ -78,7 +78,7 @@ def _name(value: Text, lang: str) -> str:
     return " · ".join(dict.fromkeys(value.get(x) for x in _langs(lang)))
 
 
-def _model(lang: str):
+def _model():
     import genanki
 
     return genanki.Model(
@@ -102,7 +102,7 @@ def build_package(bank: Bank, lang: str = "en", modules: list[str] | None = None
     """The genanki Package: decks in syllabus order, each question's card then its flashcards."""
     import genanki
 
-    model = _model(lang)
+    model = _model()
     parent = PARENT[lang]
     decks = []
     for module in bank.ordered_modules():

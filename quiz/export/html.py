@@ -33,6 +33,11 @@ def markdown_html(text: str) -> str:
     return _renderer().render(text or "").strip()
 
 
+def markdown_inline_html(text: str) -> str:
+    """The HTML for one line of Markdown (a list item), without a paragraph around it."""
+    return _renderer().renderInline(text or "").strip()
+
+
 def plain_html(text: str) -> str:
     """Plain text made safe for HTML."""
     return escape(text or "", quote=True)
