@@ -73,7 +73,7 @@ def test_package_has_a_deck_per_module_notes_fields_and_tags(tmp_path):
     q7 = notes[note_guid("q/q7")]
     assert q7["deck"] == "AI Infra Interview::02 Beta"
     assert set(q7["tags"]) == {"module::beta", "difficulty::3"}
-    front, back, number, module, source = q7["fields"]
+    *_, number, module, source = q7["fields"]
     assert number == "7" and module == "Beta" and source == "pack/q7.yaml"
     assert notes[note_guid("q/q1/c")]["fields"][:2] == ["<p>Front 1</p>", "<p>Back 1</p>"]
     assert notes[note_guid("q/q1/c")]["deck"] == "AI Infra Interview::01 Alpha"

@@ -29,7 +29,8 @@ def optimize(reset: bool, dry_run: bool) -> None:
     Reports log loss and RMSE of the default and fitted parameters on your reviews; the fitted
     ones are kept only when both are better. Needs a few hundred reviews.
     """
-    from quiz.srs.optimize import OptimizeError, histories, optimize as run, too_few
+    from quiz.srs.optimize import OptimizeError, histories, too_few
+    from quiz.srs.optimize import optimize as run
 
     services = open_services_or_exit()
     try:

@@ -9,6 +9,7 @@ import subprocess
 import sys
 from dataclasses import dataclass
 from datetime import datetime
+from itertools import pairwise
 from pathlib import Path
 
 from fsrs import Card, Rating, Scheduler
@@ -57,7 +58,7 @@ def scored_reviews(history: History) -> int:
     """How many reviews come a day or more after the card's previous one: the ones FSRS learns from."""
     count = 0
     for rows in history.values():
-        count += sum(1 for (_, prev), (_, at) in zip(rows, rows[1:]) if (at - prev).days > 0)
+        count += sum(1 for (_, prev), (_, at) in pairwise(rows) if (at - prev).days > 0)
     return count
 
 
@@ -98,7 +99,7 @@ def fit(history: History, timeout_s: float = 1800) -> list[float]:
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [root, os.environ.get("PYTHONPATH")])))
     try:
         done = subprocess.run([sys.executable, "-m", "quiz.srs.optimize_worker"], input=json.dumps({"reviews": reviews}),
-                              capture_output=True, text=True, timeout=timeout_s, env=env)
+                              capture_output=True, text=True, timeout=timeout_s, env=env, check=False)
     except subprocess.TimeoutExpired:
         raise OptimizeError(f"the fit took longer than {timeout_s:g} s and was stopped; nothing was changed") from None
     if done.returncode != 0:
