@@ -32,6 +32,7 @@ class Settings:
     editor: str = ""
     theme: str = "textual-dark"
     keys: dict[str, str] = field(default_factory=dict)  # binding id -> key(s), to remap bindings
+    fsrs_parameters: list[float] = field(default_factory=list)  # fitted by `quiz optimize`; empty: the defaults
     # what was wrong in the file, one line per key (not saved)
     problems: list[str] = field(default_factory=list, compare=False, repr=False)
 
@@ -56,6 +57,11 @@ class Settings:
             given = value
             if isinstance(default, float) and isinstance(value, int) and not isinstance(value, bool):
                 value = float(value)
+            if key == "fsrs_parameters" and isinstance(value, list):
+                value = [float(v) for v in value if isinstance(v, (int, float)) and not isinstance(v, bool)]
+                if len(value) != len(given):
+                    base.problems.append("'fsrs_parameters' should be a list of numbers; using the defaults")
+                    continue
             if type(value) is not type(default):
                 base.problems.append(f"'{key}' should be {_kind(default)}, not {value!r}; using {default!r}")
                 continue
@@ -83,7 +89,8 @@ class Settings:
 
 
 def _kind(default: object) -> str:
-    return {bool: "true or false", int: "a whole number", float: "a number", str: "a string", dict: "a table"}[type(default)]
+    return {bool: "true or false", int: "a whole number", float: "a number", str: "a string", dict: "a table",
+            list: "a list of numbers"}[type(default)]
 
 
 def _keys(value: object, problems: list[str]) -> dict[str, str]:

@@ -38,4 +38,5 @@ def open_services(clock: Clock | None = None, settings: Settings | None = None, 
         from quiz.srs.backup import daily_backup
 
         daily_backup(store, paths.data_dir() / "backups", clock.now().astimezone(clock.tz))
-    return Services(settings, store, clock, FsrsScheduler(settings.desired_retention, fuzz=fuzz))
+    scheduler = FsrsScheduler(settings.desired_retention, fuzz=fuzz, parameters=settings.fsrs_parameters)
+    return Services(settings, store, clock, scheduler)

@@ -30,7 +30,8 @@ def test_help_loads_neither_textual_nor_torch():
 @pytest.mark.parametrize(
     "module",
     ["quiz.content", "quiz.content.loader", "quiz.paths", "quiz.config", "quiz.session.review", "quiz.session.progress",
-     "quiz.session.browse", "quiz.session.exercises", "quiz.srs.undo", "quiz.srs.reschedule", "quiz.srs.stats"],
+     "quiz.session.browse", "quiz.session.exercises", "quiz.srs.undo", "quiz.srs.reschedule", "quiz.srs.stats",
+     "quiz.srs.sync", "quiz.srs.optimize", "quiz.export.anki", "quiz.cli.optimize_cmd"],
 )
 def test_domain_never_imports_ui_or_torch(module):
     assert not loaded_after(f"import {module}") & (HEAVY_UI | HEAVY_ML)

@@ -19,6 +19,9 @@ COMMANDS = {
     "exercise": ("quiz.cli.exercise_cmd:exercise", "Coding exercises: list, start, hint, reset, solution."),
     "check": ("quiz.cli.check_cmd:check", "Grade your exercise file; exit 0 when it passes."),
     "watch": ("quiz.cli.watch_cmd:watch", "Re-grade an exercise on every save."),
+    "progress": ("quiz.cli.progress_cmd:progress", "Export the review log, or import another machine's."),
+    "export": ("quiz.cli.export_cmd:export", "Export cards to other apps: quiz export anki."),
+    "optimize": ("quiz.cli.optimize_cmd:optimize", "Fit FSRS parameters to your own reviews (--reset: defaults)."),
 }
 
 

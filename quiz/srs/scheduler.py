@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import random
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -9,6 +10,8 @@ from datetime import datetime, timedelta
 from fsrs import Card, Rating, Scheduler, State
 
 from quiz.srs.cardstate import LEARNING, LEECH_LAPSES, NEW, RELEARNING, REVIEW, CardState
+
+log = logging.getLogger(__name__)
 
 RATINGS = {1: Rating.Again, 2: Rating.Hard, 3: Rating.Good, 4: Rating.Easy}
 RATING_NAMES = {1: "again", 2: "hard", 3: "good", 4: "easy"}
@@ -21,8 +24,20 @@ class Outcome:
 
 
 class FsrsScheduler:
-    def __init__(self, desired_retention: float = 0.9, fuzz: bool = True):
+    def __init__(self, desired_retention: float = 0.9, fuzz: bool = True, parameters=None):
+        """`parameters`: 21 FSRS-6 weights (from `quiz optimize`); None, empty or invalid: the defaults."""
         self.fsrs = Scheduler(desired_retention=desired_retention, enable_fuzzing=fuzz)
+        if parameters:
+            try:
+                self.fsrs = Scheduler(parameters=tuple(parameters), desired_retention=desired_retention,
+                                      enable_fuzzing=fuzz)
+            except ValueError as exc:
+                log.warning("fsrs_parameters not used (%s); using the defaults", exc)
+
+    @property
+    def custom(self) -> bool:
+        """Whether fitted parameters are in use rather than the defaults."""
+        return tuple(self.fsrs.parameters) != tuple(_DEFAULT.parameters)
 
     def review(self, before: CardState, rating: int, now: datetime) -> Outcome:
         if rating not in RATINGS:

@@ -5,6 +5,10 @@ from __future__ import annotations
 WORKFLOW_STRINGS: dict[str, tuple[str, str]] = {
     "bury_siblings": ("评分后同题的其他卡片明天再出现", "Siblings of a rated card wait until tomorrow"),
     "rescheduled": ("已按新的目标保持率重新安排", "Rescheduled for the new retention"),
+    "fsrs_default": ("FSRS 参数：默认（quiz optimize 可按你的复习记录拟合）",
+                     "FSRS parameters: the defaults (quiz optimize fits them to your reviews)"),
+    "fsrs_fitted": ("FSRS 参数：按你的复习记录拟合（quiz optimize --reset 恢复默认）",
+                    "FSRS parameters: fitted to your reviews (quiz optimize --reset: the defaults)"),
     "undone": ("已撤销", "Undone"),
     "nothing_to_undo": ("本次没有可撤销的操作", "Nothing to undo in this session"),
     "act_rate": ("评分", "rating"),

@@ -37,7 +37,12 @@ class SettingsScreen(BaseScreen):
             yield Label(self.t("bury_siblings"))
             yield Switch(value=s.bury_siblings, id="set-bury-siblings")
             yield Button(self.t("save"), id="settings-save", variant="primary")
+            yield Label(self.t("fsrs_fitted" if self._fitted() else "fsrs_default"), id="settings-fsrs")
         yield KeyBar()
+
+    def _fitted(self) -> bool:
+        services = self.ctx.services
+        return services.scheduler.custom if services is not None else bool(self.ctx.settings.fsrs_parameters)
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         if event.button.id == "settings-save":
@@ -72,7 +77,7 @@ class SettingsScreen(BaseScreen):
         if self.ctx.services is not None:
             from quiz.srs.scheduler import FsrsScheduler
 
-            self.ctx.services.scheduler = FsrsScheduler(s.desired_retention)
+            self.ctx.services.scheduler = FsrsScheduler(s.desired_retention, parameters=s.fsrs_parameters)
             if retention_changed:
                 self.reschedule()
         self.notify(f"{self.t('saved')}: {path}", markup=False)

@@ -1,0 +1,1 @@
+"""Exports of the question bank to other apps (Anki)."""
