@@ -9,6 +9,7 @@ from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.widgets import Header, Markdown, OptionList, Static, TextArea
 
+from quiz.content.keywords import label
 from quiz.session.quiz import QuizItem, QuizOutcome, QuizSummary, keyword_coverage
 from quiz.tui.screens.base import BaseScreen, store_guard
 from quiz.tui.widgets.keybar import KeyBar
@@ -98,8 +99,8 @@ class QuizSessionScreen(BaseScreen):
         q = self.ctx.bank.questions[self.item.question_id]
         lang = self.lang
         typed = self.query_one("#answer-input", TextArea).text
-        covered, missing = keyword_coverage(typed, q.keywords)
-        kw = " ".join(f"**✓ {k}**" for k in covered) + ("  " if covered else "") + " ".join(f"~~{k}~~" for k in missing)
+        covered, missing = keyword_coverage(typed, q.keywords, lang)
+        kw = "  ".join([f"**✓ {label(k, lang)}**" for k in covered] + [f"✗ *{label(k, lang)}*" for k in missing])
         parts = [f"**{self.t('keywords_covered')}: {len(covered)}/{len(q.keywords)}**  {kw}", q.answer.get(lang)]
         if q.key_points.get(lang):
             parts += [f"### {self.t('key_points')}", "\n".join(f"- {p}" for p in q.key_points.get(lang))]
