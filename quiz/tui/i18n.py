@@ -86,6 +86,7 @@ STRINGS: dict[str, tuple[str, str]] = {  # key: (zh, en)
     "retention_target": ("目标记忆保持率", "Desired retention"),
     "day_start": ("每天开始时间（小时）", "Day starts at hour"),
     "editor_cmd": ("编辑器命令", "Editor command"),
+    "found_in_answer": ("答案中", "in answer"),
     "interleave": ("新卡片跨模块交错", "Interleave new cards across modules"),
 }
 
