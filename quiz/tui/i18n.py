@@ -61,7 +61,7 @@ STRINGS: dict[str, tuple[str, str]] = {  # key: (zh, en)
     "running": ("正在评分…", "Grading…"),
     "your_answer": ("你的回答（可选）", "Your answer (optional)"),
     "keywords_covered": ("覆盖的关键词", "Keywords covered"),
-    "rate_prompt": ("1 重来 · 2 困难 · 3 良好 · 4 简单", "1 again · 2 hard · 3 good · 4 easy"),
+    "rate_prompt": ("1 重来 · 2 困难 · 3 或空格 良好 · 4 简单 · ↑↓ 滚动", "1 again · 2 hard · 3 or space good · 4 easy · ↑↓ scroll"),
     "correct": ("正确", "Correct"),
     "wrong": ("错误", "Wrong"),
     "summary": ("本轮总结", "Session summary"),
@@ -87,6 +87,10 @@ STRINGS: dict[str, tuple[str, str]] = {  # key: (zh, en)
     "day_start": ("每天开始时间（小时）", "Day starts at hour"),
     "editor_cmd": ("编辑器命令", "Editor command"),
     "found_in_answer": ("答案中", "in answer"),
+    "time_up": ("时间到：答案已显示在下方", "Time is up: the answer is shown below"),
+    "confirm_leave_quiz": ("结束本轮？已作答的部分会保留并汇总。", "End this session? What you answered is kept and summarised."),
+    "mc_item": ("选择题", "multiple choice"),
+    "open_item": ("问答题", "open question"),
     "interleave": ("新卡片跨模块交错", "Interleave new cards across modules"),
 }
 
