@@ -91,6 +91,7 @@ STRINGS: dict[str, tuple[str, str]] = {  # key: (zh, en)
     "confirm_leave_quiz": ("结束本轮？已作答的部分会保留并汇总。", "End this session? What you answered is kept and summarised."),
     "mc_item": ("选择题", "multiple choice"),
     "open_item": ("问答题", "open question"),
+    "cancel": ("取消", "cancel"),
     "interleave": ("新卡片跨模块交错", "Interleave new cards across modules"),
 }
 

@@ -10,10 +10,12 @@ from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.content import Content
 from textual.widgets import Header, LoadingIndicator, Markdown, Static, TextArea
 
 from quiz import workspace
 from quiz.tui.screens.base import BaseScreen, store_guard
+from quiz.tui.widgets.code_editor import CodeEditor
 from quiz.tui.widgets.keybar import KeyBar
 from quiz.tui.screens.confirm import ConfirmScreen
 
@@ -29,7 +31,6 @@ class ExerciseScreen(BaseScreen):
         Binding("ctrl+t", "reset", "Reset", id="exercise.reset", priority=True),
         Binding("ctrl+o", "solution", "Solution", id="exercise.solution", priority=True),
         Binding("ctrl+b", "external_editor", "$EDITOR", id="exercise.editor", priority=True),
-        Binding("ctrl+x", "cancel_checks", "Cancel", id="exercise.cancel", priority=True, show=False),
     ]
 
     def __init__(self, exercise_id: str):
@@ -53,10 +54,11 @@ class ExerciseScreen(BaseScreen):
                 yield Markdown(id="exercise-prompt", classes="markdown")
                 yield Markdown(id="exercise-hints", classes="markdown")
             with Vertical(id="exercise-right"):
-                yield Static(str(self.path), classes="muted")
-                yield TextArea.code_editor(self.path.read_text(encoding="utf-8"), language="python", id="editor")
+                yield Static(str(self.path), id="exercise-file", classes="muted")
+                yield CodeEditor.code_editor(self.path.read_text(encoding="utf-8"), language="python", id="editor")
                 yield LoadingIndicator(id="grading", classes="hidden")
-                yield Static(id="results")
+                with VerticalScroll(id="results-scroll"):
+                    yield Static(id="results")
         yield KeyBar()
 
     def on_mount(self) -> None:
@@ -95,9 +97,18 @@ class ExerciseScreen(BaseScreen):
         if self.grader is not None:
             self.grader.close()
 
+    def action_back(self) -> None:
+        """Esc cancels a check in progress; otherwise it leaves the screen."""
+        if self.running:
+            self.action_cancel_checks()
+            return
+        super().action_back()
+
     def action_save(self) -> None:
         self.path.write_text(self.query_one("#editor", TextArea).text, encoding="utf-8")
-        self.notify(self.t("saved"), timeout=2)
+        # said on the file line, not in a toast that would cover the results headline
+        self.query_one("#exercise-file", Static).update(
+            Content.from_markup("$path  [b]✓ $saved[/b]", path=str(self.path), saved=self.t("saved")))
 
     def action_run_checks(self) -> None:
         if self.running:
@@ -105,7 +116,7 @@ class ExerciseScreen(BaseScreen):
         self.action_save()
         self.running, self.cancelled = True, False
         self.query_one("#grading").remove_class("hidden")
-        self.query_one("#results", Static).update(f"[b]{self.t('running')}[/b]  ctrl+x: cancel")
+        self.query_one("#results", Static).update(f"[b]{self.t('running')}[/b]  esc: {self.t('cancel')}")
         self.run_checks()
 
     def action_cancel_checks(self) -> None:
