@@ -18,7 +18,8 @@ async def test_home_lists_modules_and_counts(ctx):
         table = app.screen.query_one("#modules", DataTable)
         assert table.row_count == 2
         today = str(app.screen.query_one("#today", Static).render())
-        assert "due: 0" in today and "new: 12" in today
+        assert "cards due 0" in today and "new cards left 12" in today
+        assert "6 questions · 12 cards" in today  # questions and cards are named as such
 
 
 async def test_review_a_card_lands_in_the_store(ctx):

@@ -11,7 +11,7 @@ from textual.widgets import Button, Header, Markdown, Static
 
 from quiz.srs.scheduler import format_interval
 from quiz.tui.screens.base import BaseScreen, store_guard
-from quiz.tui.widgets.keybar import KeyBar
+from quiz.tui.widgets.keybar import KeyBar, key_for
 
 RATING_KEYS = {1: "again", 2: "hard", 3: "good", 4: "easy"}
 
@@ -86,14 +86,28 @@ class ReviewScreen(BaseScreen):
             self.revealed = False
             self.shown_at = time.monotonic()
         self.current = (state, view)
-        leech = "  ⚠ leech" if state.leech else ""
-        self.query_one("#review-status", Static).update(f"{'new' if state.is_new else 'due'} · {view.module} · {view.card_id}{leech}")
+        self.query_one("#review-status", Static).update(self._status(state, view))
         front.update(f"## {view.front}")
         back.update(view.back)
         preview = self.session.preview(state)
         for r, key in RATING_KEYS.items():
-            self.query_one(f"#rate-{r}", Button).label = f"{r} {self.t(key)}  {format_interval(preview[r])}"
+            shown = key_for(self, f"review.{key}", str(r))
+            self.query_one(f"#rate-{r}", Button).label = f"{shown} {self.t(key)}  {format_interval(preview[r])}"
         self._set_revealed(self.revealed)
+
+    def _status(self, state, view) -> str:
+        """'#1 · PyTorch Internals · flashcard · new': where the card comes from, in words."""
+        from quiz.session.cards import parse_card_id
+
+        question_id, card = parse_card_id(state.card_id)
+        q = self.ctx.bank.questions.get(question_id)
+        module = self.ctx.bank.modules.get(q.module) if q else None
+        parts = [f"#{q.number}" if q and q.number else "", module.name.get(self.lang) if module else view.module,
+                 self.t("kind_flashcard") if card else self.t("kind_question"),
+                 self.t("state_new") if state.is_new else self.t("state_due")]
+        if state.leech:
+            parts.append("⚠ " + self.t("leech"))
+        return " · ".join(p for p in parts if p)
 
     def _done_text(self) -> str:
         later, when = self.session.learning_later_today()
@@ -104,7 +118,7 @@ class ReviewScreen(BaseScreen):
         stats = compute_stats(s.store, content_cards(self.ctx.bank), s.clock, s.limits, days=1, forecast_days=2, heatmap_days=1)
         lines = [f"## {self.t('review_done')}", f"{self.session.reviewed} ✓ · {self.t('tomorrow')}: **{stats['forecast'][1]}**"]
         if later:
-            lines.append(f"{later} learning card(s) come back later today.")
+            lines.append(self.t("learning_later").format(n=later))
         return "\n\n".join(lines)
 
     def _set_revealed(self, revealed: bool) -> None:
