@@ -90,7 +90,7 @@ class ExerciseScreen(BaseScreen):
         try:
             grader.start()
         except Exception as exc:  # noqa: BLE001 - shown, not fatal
-            self.app.call_from_thread(self.notify, str(exc), title="grader", severity="error")
+            self.app.call_from_thread(self.notify, str(exc), title=self.t("grader"), severity="error")
         self.grader = grader
 
     def on_unmount(self) -> None:
@@ -137,16 +137,16 @@ class ExerciseScreen(BaseScreen):
             while self.grader is None and not self.cancelled:
                 time.sleep(0.05)
             if self.cancelled:
-                self.app.call_from_thread(self.show_error, "cancelled")
+                self.app.call_from_thread(self.show_error, self.t("cancelled"))
                 return
             ex = self.exercise
             result = self.grader.grade(ex.model_dump(), self.ctx.bank.exercise_dirs[ex.id], self.path)
             if self.cancelled:
-                self.app.call_from_thread(self.show_error, "cancelled")
+                self.app.call_from_thread(self.show_error, self.t("cancelled"))
             else:
                 self.app.call_from_thread(self.show_result, result)
         except Exception as exc:  # noqa: BLE001 - a grader crash is shown in the app
-            self.app.call_from_thread(self.show_error, "cancelled" if self.cancelled else f"grader: {exc}")
+            self.app.call_from_thread(self.show_error, self.t("cancelled") if self.cancelled else f"{self.t('grader')}: {exc}")
 
     def show_error(self, message: str) -> None:
         self.running = False

@@ -5,6 +5,7 @@ from __future__ import annotations
 from textual.app import ComposeResult
 from textual.widgets import DataTable, Header, Select
 
+from quiz.tui.cells import width
 from quiz.tui.screens.base import BaseScreen
 from quiz.tui.widgets.keybar import KeyBar
 
@@ -45,8 +46,8 @@ class ExercisesScreen(BaseScreen):
         table = self.query_one("#exercise-table", DataTable)
         table.clear(columns=True)
         titles = [e.title.get(self.lang) for e in bank.exercises.values()] + [self.t("exercises")]
-        for label, width in [(self.t("exercises"), min(max(map(len, titles)), 52)), ("", 12), ("id", 28)]:
-            table.add_column(label, width=width)
+        for label, cells in [(self.t("exercises"), min(max(map(width, titles)), 52)), ("", 12), ("id", 28)]:
+            table.add_column(label, width=cells)
         order = {m.id: m.number for m in bank.modules.values()}
         for ex in sorted(bank.exercises.values(), key=lambda e: (order.get(e.module, 999), e.id)):
             if self.module and ex.module != self.module:
