@@ -14,6 +14,7 @@ from textual.content import Content
 from textual.widgets import Header, LoadingIndicator, Markdown, Static, TextArea
 
 from quiz import workspace
+from quiz.content.dunders import escape_dunders
 from quiz.tui.screens.base import BaseScreen, store_guard
 from quiz.tui.widgets.code_editor import CodeEditor
 from quiz.tui.widgets.keybar import KeyBar
@@ -73,7 +74,7 @@ class ExerciseScreen(BaseScreen):
     def show_text(self) -> None:
         ex, lang = self.exercise, self.lang
         self.sub_title = ex.id
-        self.query_one("#exercise-prompt", Markdown).update(f"## {ex.title.get(lang)}\n\n{ex.prompt.get(lang)}")
+        self.query_one("#exercise-prompt", Markdown).update(escape_dunders(f"## {ex.title.get(lang)}\n\n{ex.prompt.get(lang)}"))
         hints = ex.hints.get(lang)[: self.hints_shown]
         self.query_one("#exercise-hints", Markdown).update(
             "\n".join(f"> **{self.t('hint')} {i}**: {h}\n" for i, h in enumerate(hints, 1)))

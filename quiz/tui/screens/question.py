@@ -7,6 +7,7 @@ from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.widgets import Header, Markdown, Static
 
+from quiz.content.dunders import escape_dunders
 from quiz.tui.screens.base import BaseScreen
 from quiz.tui.widgets.keybar import KeyBar
 
@@ -38,9 +39,9 @@ class QuestionScreen(BaseScreen):
         yield Header()
         with VerticalScroll(id="question-scroll"):
             yield Static(f"#{q.number or '-'} · {module.name.get(lang) if module else q.module} · {q.id}", classes="muted title")
-            yield Markdown(f"## {q.question.get(lang)}", classes="markdown")
+            yield Markdown(escape_dunders(f"## {q.question.get(lang)}"), classes="markdown")
             yield Static(self.t("space_reveal"), id="reveal-hint", classes="muted" + (" hidden" if self.revealed else ""))
-            yield Markdown(self._body(), id="answer", classes="markdown" + ("" if self.revealed else " hidden"))
+            yield Markdown(escape_dunders(self._body()), id="answer", classes="markdown" + ("" if self.revealed else " hidden"))
         yield KeyBar()
 
     def _body(self) -> str:

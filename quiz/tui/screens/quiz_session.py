@@ -12,6 +12,7 @@ from textual.widgets import Header, Markdown, OptionList, Static, TextArea
 
 from quiz.content.keywords import label
 from quiz.session.quiz import QuizItem, QuizOutcome, QuizSummary, keyword_coverage
+from quiz.content.dunders import escape_dunders
 from quiz.tui.screens.base import BaseScreen, store_guard
 from quiz.tui.widgets.keybar import KeyBar
 
@@ -85,13 +86,13 @@ class QuizSessionScreen(BaseScreen):
         options = self.query_one("#quiz-options", OptionList)
         feedback = self.query_one("#quiz-feedback", Markdown)
         if item.kind == "question":
-            self.query_one("#quiz-question", Markdown).update(f"## {q.question.get(lang)}\n\n*{self.t('your_answer')} · ctrl+r: {self.t('reveal')}*")
+            self.query_one("#quiz-question", Markdown).update(f"## {escape_dunders(q.question.get(lang))}\n\n*{self.t('your_answer')} · ctrl+r: {self.t('reveal')}*")
             area.display, options.display = True, False
             if not keep:
                 area.focus()
         else:
             choice = next(c for c in q.choices if c.id == item.choice_id)
-            self.query_one("#quiz-question", Markdown).update(f"## {choice.prompt.get(lang)}")
+            self.query_one("#quiz-question", Markdown).update(f"## {escape_dunders(choice.prompt.get(lang))}")
             area.display, options.display = False, True
             options.clear_options()
             options.add_options([Content(f"{chr(65 + i)}. {o.text.get(lang)}") for i, o in enumerate(choice.options)])
@@ -101,7 +102,7 @@ class QuizSessionScreen(BaseScreen):
                 options.focus()
         feedback.set_class(not (self.revealed or self.answered), "hidden")
         if self.revealed and item.kind == "question":
-            feedback.update(self._question_feedback())
+            feedback.update(escape_dunders(self._question_feedback()))
 
     def _question_feedback(self) -> str:
         q = self.ctx.bank.questions[self.item.question_id]
@@ -134,7 +135,7 @@ class QuizSessionScreen(BaseScreen):
             self.revealed = True
             feedback = self.query_one("#quiz-feedback", Markdown)
             feedback.remove_class("hidden")
-            await feedback.update(self._question_feedback())
+            await feedback.update(escape_dunders(self._question_feedback()))
             area = self.query_one("#answer-input", TextArea)
             area.read_only = True
             self._show_feedback()
@@ -186,7 +187,7 @@ class QuizSessionScreen(BaseScreen):
         self.summary.outcomes.append(QuizOutcome(self.item, picked.correct, None, time.monotonic() - self.item_started))
         verdict = f"**✓ {self.t('correct')}**" if picked.correct else f"**✗ {self.t('wrong')}** → {', '.join(right)}"
         feedback = self.query_one("#quiz-feedback", Markdown)
-        feedback.update(f"{verdict}\n\n{choice.explain.get(self.lang)}\n\n*n: {self.t('next')}*")
+        feedback.update(f"{verdict}\n\n{escape_dunders(choice.explain.get(self.lang))}\n\n*n: {self.t('next')}*")
         feedback.remove_class("hidden")
         self.query_one("#quiz-options", OptionList).disabled = True
         self._show_feedback()

@@ -10,6 +10,7 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.widgets import Button, Header, Markdown, Static
 
 from quiz.srs.scheduler import format_interval
+from quiz.content.dunders import escape_dunders
 from quiz.tui.screens.base import BaseScreen, store_guard
 from quiz.tui.widgets.keybar import KeyBar, key_for
 
@@ -87,8 +88,8 @@ class ReviewScreen(BaseScreen):
             self.shown_at = time.monotonic()
         self.current = (state, view)
         self.query_one("#review-status", Static).update(self._status(state, view))
-        front.update(f"## {view.front}")
-        back.update(view.back)
+        front.update(f"## {escape_dunders(view.front)}")
+        back.update(escape_dunders(view.back))
         preview = self.session.preview(state)
         for r, key in RATING_KEYS.items():
             shown = key_for(self, f"review.{key}", str(r))
