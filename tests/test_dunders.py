@@ -34,16 +34,3 @@ def test_validate_reports_dunders_only_when_asked(tmp_path, valid_text):
     strict = CliRunner().invoke(cli, ["validate", "--dunders", "--strict", str(tmp_path)])
     assert strict.exit_code == 1 and ": error: __call__" in strict.output
 
-
-async def test_question_screen_shows_dunders_as_typed(ctx):
-    from quiz.content import load_default_bank
-    from quiz.tui.app import QuizApp
-
-    ctx.bank = load_default_bank([])
-    app = QuizApp(ctx)
-    async with app.run_test(size=(80, 24)) as pilot:
-        app.open_screen("question", question_id="module-call-vs-forward")
-        await pilot.pause()
-        source = app.screen.query_one("#answer").source
-        assert "\\_\\_call\\_\\_" in source or "`__call__`" in source
-        assert bare_dunders(source) == []

@@ -75,3 +75,16 @@ async def test_review_status_names_the_card_in_words_and_buttons_show_remapped_k
         await pilot.press("space", "g")
         await pilot.pause()
         assert ctx.store.review_count() == 1
+
+
+async def test_question_screen_shows_dunders_as_typed(ctx):
+    from quiz.content.dunders import bare_dunders
+
+    ctx.bank = load_default_bank([])
+    app = QuizApp(ctx)
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.open_screen("question", question_id="module-call-vs-forward")
+        await pilot.pause()
+        source = app.screen.query_one("#answer").source
+        assert "\\_\\_call\\_\\_" in source or "`__call__`" in source
+        assert bare_dunders(source) == []
