@@ -132,6 +132,9 @@ STRINGS: dict[str, tuple[str, str]] = {  # key: (zh, en)
     "state_suspended": ("已暂停", "suspended"),
     "state_leech": ("难点卡", "leech"),
     "cancelled": ("已取消", "cancelled"),
+    "theme": ("主题", "Theme"),
+    "screenshot": ("截图", "Screenshot"),
+    "screenshot_saved": ("截图已保存", "Screenshot saved"),
     "interleave": ("新卡片跨模块交错", "Interleave new cards across modules"),
 }
 

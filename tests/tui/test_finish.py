@@ -88,3 +88,40 @@ async def test_question_screen_shows_dunders_as_typed(ctx):
         source = app.screen.query_one("#answer").source
         assert "\\_\\_call\\_\\_" in source or "`__call__`" in source
         assert bare_dunders(source) == []
+
+
+async def test_theme_chosen_at_run_time_is_saved(ctx):
+    from quiz.config import load_settings
+
+    app = QuizApp(ctx)
+    async with app.run_test(size=SMALL) as pilot:
+        app.theme = "nord"
+        await pilot.pause()
+    assert load_settings().theme == "nord"
+    assert paths.config_file().is_file()
+
+
+async def test_settings_has_a_theme_field(ctx):
+    from textual.widgets import Select
+
+    from quiz.config import load_settings
+
+    app = QuizApp(ctx)
+    async with app.run_test(size=(100, 40)) as pilot:
+        app.open_screen("settings")
+        await pilot.pause()
+        app.screen.query_one("#set-theme", Select).value = "gruvbox"
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert app.theme == "gruvbox"
+    assert load_settings().theme == "gruvbox"
+
+
+async def test_screenshot_key_saves_into_the_data_dir_and_names_the_path(ctx):
+    app = QuizApp(ctx)
+    async with app.run_test(size=SMALL) as pilot:
+        await pilot.press("f12")
+        await pilot.pause()
+        shots = list((paths.data_dir() / "screenshots").glob("*.svg"))
+        assert len(shots) == 1
+        assert any(str(shots[0]) in str(n.message) for n in app._notifications)

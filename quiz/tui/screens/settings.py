@@ -1,4 +1,4 @@
-"""Settings: language, desired retention, daily limits, day start hour, editor; saved to config.toml."""
+"""Settings: language, desired retention, daily limits, day start hour, editor, theme; saved to config.toml."""
 
 from __future__ import annotations
 
@@ -34,6 +34,10 @@ class SettingsScreen(BaseScreen):
                 yield Input(str(getattr(s, key)), id=f"set-{key}", type=kind)
             yield Label(self.t("interleave"))
             yield Switch(value=s.interleave_modules, id="set-interleave")
+            yield Label(self.t("theme"))
+            themes = sorted(self.app.available_themes)
+            yield Select([(name, name) for name in themes], value=s.theme if s.theme in themes else self.app.theme,
+                         allow_blank=False, id="set-theme")
             yield Button(self.t("save"), id="settings-save", variant="primary")
         yield KeyBar()
 
@@ -52,6 +56,7 @@ class SettingsScreen(BaseScreen):
                 raw = self.query_one(f"#set-{key}", Input).value.strip()
                 data[key] = float(raw) if kind == "number" else int(raw) if kind == "integer" else raw
             data["interleave_modules"] = self.query_one("#set-interleave", Switch).value
+            data["theme"] = str(self.query_one("#set-theme", Select).value)
         except ValueError as exc:
             self.notify(str(exc), severity="error")
             return
@@ -68,5 +73,7 @@ class SettingsScreen(BaseScreen):
 
             self.ctx.services.scheduler = FsrsScheduler(s.desired_retention)
         self.notify(f"{self.t('saved')}: {path}")
+        if self.app.theme != s.theme:
+            self.app.theme = s.theme
         if self.app.lang != s.lang:
             self.app.lang = s.lang
