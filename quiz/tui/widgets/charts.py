@@ -59,7 +59,7 @@ def dated_columns(values: list[int], first: date, height: int = 5, step: int = 1
                 cells.append(BARS[max(1, int((filled - level + 1) * 8))])
             else:
                 cells.append(" ")
-        tick = str(peak) if level == height else ("0" if level == 1 else "")
+        tick = str(peak) if level == height else ""
         lines.append(f"[dim]{tick:>{axis}}┤[/dim][cyan]{''.join(cells)}[/cyan]")
     n = len(values)
     ruler = [" "] * n
@@ -76,7 +76,7 @@ def dated_columns(values: list[int], first: date, height: int = 5, step: int = 1
         for k, ch in enumerate(label):
             text[start + k] = ch
         ruler[pos] = "┴"
-    lines.append(f"[dim]{' ' * axis}└{''.join(ruler)}[/dim]")
+    lines.append(f"[dim]{'0':>{axis}}└{''.join(ruler)}[/dim]")
     lines.append(f"[dim]{' ' * (axis + 1)}{''.join(text).rstrip()}[/dim]")
     return "\n".join(lines)
 
@@ -112,9 +112,9 @@ def percent_columns(values: list[float | None], left: str, right: str, height: i
             filled = v * height
             cells.append("██" if filled >= level else (BARS[max(1, int((filled - level + 1) * 8))] * 2 if filled > level - 1 else "  "))
             cells.append(" ")
-        tick = "100%" if level == height else ("  0%" if level == 1 else "    ")
+        tick = "100%" if level == height else "    "
         lines.append(f"[dim]{tick}┤[/dim][green]{''.join(cells)}[/green]")
-    lines.append("[dim]    └" + "───" * len(values) + "[/dim]")
+    lines.append("[dim]  0%└" + "───" * len(values) + "[/dim]")
     gap = max(1, 3 * len(values) - width(left) - width(right))
     lines.append(f"[dim]     {left}{' ' * gap}{right}[/dim]")
     return "\n".join(lines)
