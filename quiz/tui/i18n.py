@@ -135,6 +135,9 @@ STRINGS: dict[str, tuple[str, str]] = {  # key: (zh, en)
     "theme": ("主题", "Theme"),
     "screenshot": ("截图", "Screenshot"),
     "screenshot_saved": ("截图已保存", "Screenshot saved"),
+    "question_col": ("题目", "Question"),
+    "status_col": ("状态", "Status"),
+    "jump_related": ("跳转到", "Go to"),
     "interleave": ("新卡片跨模块交错", "Interleave new cards across modules"),
 }
 

@@ -111,7 +111,9 @@ async def test_palette_finds_question_by_chinese_substring(ctx):
 async def test_language_switch_at_run_time(ctx):
     app = QuizApp(ctx)
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.press("b")
+        await pilot.press("b")  # the module's question list
+        await pilot.pause()
+        await pilot.press("enter")  # its first question
         await pilot.pause()
         await pilot.press("f2")
         await pilot.pause()
@@ -125,7 +127,7 @@ async def test_every_screen_reachable_by_keyboard_at_80x24(ctx):
     async with app.run_test(size=(80, 24)) as pilot:
         for key, name in [("r", "ReviewScreen"), ("z", "QuizSetupScreen"), ("m", "QuizSetupScreen"),
                           ("e", "ExercisesScreen"), ("t", "StatsScreen"), ("comma", "SettingsScreen"),
-                          ("question_mark", "HelpScreen"), ("b", "QuestionScreen")]:
+                          ("question_mark", "HelpScreen"), ("b", "ModuleQuestionsScreen")]:
             await pilot.press(key)
             await pilot.pause()
             assert app.screen.__class__.__name__ == name

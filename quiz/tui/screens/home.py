@@ -112,11 +112,7 @@ class HomeScreen(BaseScreen):
         if table.row_count == 0:
             return
         module_id = table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value
-        questions = self.ctx.bank.ordered_questions(module_id)
-        if questions:
-            self.app.open_screen("question", question_id=questions[0].id)
-        else:
-            self.notify(f"{module_id}: 0 {self.t('questions').lower()}")
+        self.app.open_screen("module", module_id=module_id)
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
         self.action_browse()
