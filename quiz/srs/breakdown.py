@@ -48,3 +48,11 @@ def weekly_retention(store: Store, clock: Clock, day_start_hour: int = 4, weeks:
             total[week] += 1
             passed[week] += r["rating"] > 1
     return [round(p / t, 4) if t else None for p, t in zip(passed, total)]
+
+
+def later_today(store: Store, card_ids: set[str], clock: Clock, day_start_hour: int = 4) -> int:
+    """Learning cards not due yet but due before the study day ends (they come back in minutes)."""
+    now = clock.now()
+    _, end = day_bounds(now, clock.tz, day_start_hour)
+    return sum(1 for s in store.cards().values()
+               if s.card_id in card_ids and not s.suspended and s.due and now < s.due < end and s.state in (1, 3))

@@ -138,6 +138,7 @@ STRINGS: dict[str, tuple[str, str]] = {  # key: (zh, en)
     "question_col": ("题目", "Question"),
     "status_col": ("状态", "Status"),
     "jump_related": ("跳转到", "Go to"),
+    "later_today": ("今天稍后到期", "later today"),
     "interleave": ("新卡片跨模块交错", "Interleave new cards across modules"),
 }
 

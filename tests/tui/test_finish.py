@@ -125,3 +125,14 @@ async def test_screenshot_key_saves_into_the_data_dir_and_names_the_path(ctx):
         shots = list((paths.data_dir() / "screenshots").glob("*.svg"))
         assert len(shots) == 1
         assert any(str(shots[0]) in str(n.message) for n in app._notifications)
+
+
+async def test_home_tells_cards_due_now_from_cards_due_later_today(ctx):
+    app = QuizApp(ctx)
+    async with app.run_test(size=SMALL) as pilot:
+        await pilot.press("r", "space", "1")  # Again: the card comes back in minutes, later today
+        await pilot.pause()
+        await pilot.press("escape")
+        await pilot.pause()
+        today = str(app.screen.query_one("#today", Static).render())
+        assert "cards due 0 (+1 later today)" in today

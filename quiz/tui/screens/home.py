@@ -19,14 +19,17 @@ def module_progress(ctx) -> tuple[dict, dict]:
 
     content = content_cards(ctx.bank)
     if ctx.services is None:
-        empty = {"due_today": 0, "new_left_today": 0, "reviewed_today": 0}
+        empty = {"due_today": 0, "new_left_today": 0, "reviewed_today": 0, "later_today": 0}
         by_module: dict = {}
         for _, module in content:
             m = by_module.setdefault(module, {"total": 0, "seen": 0, "mastered": 0, "due": 0})
             m["total"] += 1
         return by_module, empty
+    from quiz.srs.breakdown import later_today
+
     s = ctx.services
     stats = compute_stats(s.store, content, s.clock, s.limits, days=1, forecast_days=1, heatmap_days=1)
+    stats["later_today"] = later_today(s.store, {c for c, _ in content}, s.clock, s.limits.day_start_hour)
     return stats["by_module"], stats
 
 
@@ -66,10 +69,11 @@ class HomeScreen(BaseScreen):
         cards = sum(m["total"] for m in by_module.values())
         hidden = len(bank.modules) - len(modules)
         self.query_one("#today", Static).update(Content.from_markup(
-            "[b]$today[/b]  $due_label [b]$due[/b]   $new_label [b]$new[/b]\n"
+            "[b]$today[/b]  $due_label [b]$due[/b]$later   $new_label [b]$new[/b]\n"
             "[dim]$questions · $cards · $exercises$hidden[/dim]",
             today=self.t("today"), due_label=self.t("due_today_cards"), due=str(today["due_today"]),
             new_label=self.t("new_today_cards"), new=str(today["new_left_today"]),
+            later=f" (+{today['later_today']} {self.t('later_today')})" if today.get("later_today") else "",
             questions=f"{len(bank.questions)} {self.t('questions_word')}", cards=f"{cards} {self.t('cards_word')}",
             exercises=f"{len(bank.exercises)} {self.t('exercises_word')}",
             hidden=f" · {hidden} {self.t('modules_hidden')}" if hidden else "",
