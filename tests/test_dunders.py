@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from click.testing import CliRunner
-
 from content_helpers import write
+
 from quiz.cli.main import cli
 from quiz.content.dunders import bare_dunders, escape_dunders
 

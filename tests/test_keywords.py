@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import pytest
-
 from content_helpers import load_pack, write
+
 from quiz import paths
 from quiz.content.keywords import coverage, label, normalize, own_language_covers
 from quiz.content.loader import load_bank

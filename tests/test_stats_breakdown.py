@@ -6,8 +6,8 @@ import re
 from datetime import date, timedelta
 
 from srs_helpers import T0, clock
+
 from quiz.srs.breakdown import interval_breakdown, rating_breakdown, weekly_retention
-from quiz.srs.cardstate import CardState
 from quiz.srs.scheduler import FsrsScheduler
 from quiz.srs.store import Store
 from quiz.tui.widgets.charts import dated_columns, heatmap, labelled_bars
@@ -44,8 +44,8 @@ def test_breakdowns_count_what_was_logged(tmp_path):
 def test_heatmap_rows_are_weekdays_and_months_label_columns():
     today = date(2026, 3, 2)  # a Monday
     counts = [0] * 181 + [5]
-    lines = plain(heatmap(counts, today, "Mon Tue Wed Thu Fri Sat Sun".split(),
-                          "Jan Feb Mar Apr May Jun Jul Aug Sep Oct Nov Dec".split())).split("\n")
+    lines = plain(heatmap(counts, today, ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"],
+                          ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"])).split("\n")
     assert len(lines) == 8 and "Feb" in lines[0] and "Sep" in lines[0]
     monday = lines[1]
     assert monday.startswith("Mon") and monday.rstrip()[-1] != "·"  # today (a Monday) holds the one review

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Iterator
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from quiz.content.bank import Bank
@@ -12,7 +13,7 @@ if TYPE_CHECKING:
 
 DUNDER = re.compile(r"(?<![\w\\])__([A-Za-z][A-Za-z0-9_]*?)__(?!\w)")
 _FENCE = re.compile(r"^\s*(`{3,}|~{3,})")
-_INLINE_CODE = re.compile(r"(`+)(.+?)\1", re.S)
+_INLINE_CODE = re.compile(r"(`+)(.+?)\1", re.DOTALL)
 
 
 def _prose(text: str) -> Iterator[tuple[int, str]]:
@@ -51,7 +52,7 @@ def escape_dunders(text: str) -> str:
     return "".join(out)
 
 
-def dunder_problems(bank: "Bank", strict: bool = False) -> list["Problem"]:
+def dunder_problems(bank: Bank, strict: bool = False) -> list[Problem]:
     """A problem for each text field of the bank's questions and exercises with a dunder outside code."""
     from pydantic import BaseModel
 
@@ -82,7 +83,7 @@ def dunder_problems(bank: "Bank", strict: bool = False) -> list["Problem"]:
     return found
 
 
-def _problem(path, loc: tuple, text: str, offset: int, name: str, severity: str) -> "Problem":
+def _problem(path, loc: tuple, text: str, offset: int, name: str, severity: str) -> Problem:
     """Point at the dunder itself: the line inside a block scalar, the column where the name is."""
     from quiz.content.problems import Problem
     from quiz.content.yamlsafe import read_yaml

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from typing import TYPE_CHECKING, Union
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from quiz.content.models import KeywordGroup
@@ -17,7 +17,7 @@ def normalize(text: str) -> str:
     return _SEPARATORS.sub("", unicodedata.normalize("NFKC", text).casefold())
 
 
-def terms(group: Union[str, "KeywordGroup"], lang: str) -> list[str]:
+def terms(group: str | KeywordGroup, lang: str) -> list[str]:
     """The synonyms of `group` in `lang` first, then those of the other language."""
     if isinstance(group, str):
         return [group]
@@ -26,12 +26,12 @@ def terms(group: Union[str, "KeywordGroup"], lang: str) -> list[str]:
     return own + [t for t in other if t not in own]
 
 
-def label(group: Union[str, "KeywordGroup"], lang: str) -> str:
+def label(group: str | KeywordGroup, lang: str) -> str:
     """How the group is shown: its first synonym in `lang`."""
     return terms(group, lang)[0]
 
 
-def covers(normalized_text: str, group: Union[str, "KeywordGroup"], lang: str) -> bool:
+def covers(normalized_text: str, group: str | KeywordGroup, lang: str) -> bool:
     """True when any synonym of the group (either language) appears in the normalized text."""
     return any((n := normalize(t)) and n in normalized_text for t in terms(group, lang))
 
@@ -43,7 +43,7 @@ def coverage(text: str, groups: list, lang: str) -> tuple[list, list]:
     return covered, [g for g in groups if not any(g is c for c in covered)]
 
 
-def own_language_covers(normalized_text: str, group: Union[str, "KeywordGroup"], lang: str) -> bool:
+def own_language_covers(normalized_text: str, group: str | KeywordGroup, lang: str) -> bool:
     """True when a synonym listed for `lang` itself appears (what `quiz validate` asks of an answer)."""
     if isinstance(group, str):
         return covers(normalized_text, group, lang)

@@ -11,7 +11,13 @@ from textual.widgets import Header, Static
 
 from quiz.tui.cells import fit
 from quiz.tui.screens.base import BaseScreen
-from quiz.tui.widgets.charts import dated_columns, hbar, heatmap, labelled_bars, percent_columns
+from quiz.tui.widgets.charts import (
+    dated_columns,
+    hbar,
+    heatmap,
+    labelled_bars,
+    percent_columns,
+)
 from quiz.tui.widgets.keybar import KeyBar
 
 RATING_KEYS = {1: "again", 2: "hard", 3: "good", 4: "easy"}
@@ -37,7 +43,11 @@ class StatsScreen(BaseScreen):
             body.update(f"[red]{self.t('store_error')}[/red]\n{escape(self.ctx.store_error or '')}")
             return
         from quiz.session.cards import content_cards
-        from quiz.srs.breakdown import interval_breakdown, rating_breakdown, weekly_retention
+        from quiz.srs.breakdown import (
+            interval_breakdown,
+            rating_breakdown,
+            weekly_retention,
+        )
         from quiz.srs.clock import day_bounds
         from quiz.srs.stats import compute_stats
 
@@ -51,9 +61,9 @@ class StatsScreen(BaseScreen):
         fmt = (lambda d: f"{d.month}/{d.day}") if self.lang == "zh" else (lambda d: f"{months[d.month - 1]} {d.day}")
         states = " · ".join(f"{t('state_' + k)} {v}" for k, v in data["by_state"].items())
         parts = [
-            f"[b]{t('today')}[/b]  {t('due_today_cards')} [b]{data['due_today']}[/b] · {t('new_today_cards')} "
-            f"[b]{data['new_left_today']}[/b] · {t('reviewed_today')} [b]{data['reviewed_today']}[/b] · "
-            f"{t('reviews_total')} {data['reviews_total']}",
+            (f"[b]{t('today')}[/b]  {t('due_today_cards')} [b]{data['due_today']}[/b] · {t('new_today_cards')} "
+             f"[b]{data['new_left_today']}[/b] · {t('reviewed_today')} [b]{data['reviewed_today']}[/b] · "
+             f"{t('reviews_total')} {data['reviews_total']}"),
             f"[b]{t('retention')}[/b]  " + (f"{retention:.1%} ({data['retention_reviews_30d']} {t('reviews_word')})"
                                              if retention is not None else t("no_data")),
             f"[dim]{states}[/dim]",
