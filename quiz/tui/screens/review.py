@@ -153,7 +153,7 @@ class ReviewScreen(BaseScreen):
     def action_suspend(self) -> None:
         if self.current is not None:
             self.session.suspend(self.current[0])
-            self.notify(f"{self.t('suspend')}: {self.current[0].card_id}")
+            self.notify(f"{self.t('suspend')}: {self._status(*self.current)}")
             self.show_next()
 
     @store_guard
