@@ -43,7 +43,8 @@ def construct(model: type[BaseModel], data: dict) -> BaseModel:
         value = values.get(name)
         if value is None:
             continue
-        values[name] = construct(sub, value) if kind == "one" else [construct(sub, v) for v in value]
+        values[name] = (construct(sub, value) if kind == "one"
+                        else [construct(sub, v) if isinstance(v, dict) else v for v in value])
     # what model_construct does, without its per-field bookkeeping: the data is complete and valid
     obj = model.__new__(model)
     _set(obj, "__dict__", values)
