@@ -128,10 +128,11 @@ def test_bad_scalars_never_give_a_traceback(tmp_path, valid_text, command):
 
 
 def test_nul_byte_is_reported_at_its_line(tmp_path, valid_text):
-    broken = valid_text.replace("keywords: [grad_fn, leaf]", "keywords: [grad_fn, le\x00af]")
+    broken = valid_text.replace("keywords: [{en: [created directly]", "keywords: [{en: [cre\x00ated directly]")
+    assert broken != valid_text
     write(tmp_path, "q.yaml", broken.encode("utf-8"))
     found = problem(load_pack(tmp_path), "U+0000")
-    assert (found.line, found.col) == (6, 23)
+    assert (found.line, found.col) == (6, 21)
 
 
 @pytest.mark.parametrize("written, code", [

@@ -25,8 +25,20 @@ COMMANDS = {
 }
 
 
+class QuizGroup(LazyGroup):
+    def format_epilog(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        """Where progress and settings live (QUIZ_HOME moves both), and how to leave the app."""
+        from quiz import paths
+
+        with formatter.section("Files"):
+            formatter.write_dl([("progress", str(paths.database_file())), ("workspace", str(paths.workspace_dir())),
+                                ("settings", str(paths.config_file()))])
+        formatter.write_paragraph()
+        formatter.write_text("In the app: ? shows every key, Esc goes back, q (home) or ctrl+q quits.")
+
+
 @click.group(
-    cls=LazyGroup,
+    cls=QuizGroup,
     lazy=COMMANDS,
     invoke_without_command=True,
     context_settings={"help_option_names": ["-h", "--help"]},

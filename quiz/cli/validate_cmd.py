@@ -15,8 +15,9 @@ from quiz.cli.common import load_bank_for
 @click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
 @click.option("--strict", is_flag=True, help="Treat warnings (e.g. a missing translation) as errors.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of lines.")
+@click.option("--dunders", is_flag=True, help="Also report dunder names (__call__) written outside code, which Markdown shows as bold.")
 @click.pass_context
-def validate(ctx: click.Context, paths: tuple[Path, ...], strict: bool, as_json: bool) -> None:
+def validate(ctx: click.Context, paths: tuple[Path, ...], strict: bool, as_json: bool, dunders: bool) -> None:
     """Check content: the built-in bank and your packs, or only PATHS (folders of the same format).
 
     Exit status: 0 clean, 1 any error, 2 usage error.
@@ -28,6 +29,12 @@ def validate(ctx: click.Context, paths: tuple[Path, ...], strict: bool, as_json:
         bank = _load_paths(list(paths), strict)
     else:
         bank = load_bank_for(ctx, strict=strict)
+    if dunders:
+        from quiz.content.dunders import dunder_problems
+
+        keep = [str(p.resolve()) for p in paths]
+        extra = [p for p in dunder_problems(bank, strict) if not keep or any(str(Path(p.path).resolve()).startswith(k) for k in keep)]
+        bank.problems = sorted(bank.problems + extra, key=lambda p: (p.path, p.line, p.col))
     errors, warnings = bank.errors, bank.warnings
     code = _pack_code(bank)
     if as_json:

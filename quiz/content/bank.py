@@ -38,6 +38,11 @@ class Bank:
     def ordered_modules(self) -> list[Module]:
         return sorted(self.modules.values(), key=lambda m: (m.number, m.id))
 
+    def populated_modules(self) -> list[Module]:
+        """Modules that hold at least one question or exercise, in order."""
+        used = {q.module for q in self.questions.values()} | {e.module for e in self.exercises.values()}
+        return [m for m in self.ordered_modules() if m.id in used]
+
     def exercises_for(self, question_id: str) -> list[Exercise]:
         q = self.questions.get(question_id)
         linked = list(q.exercises) if q else []

@@ -80,7 +80,10 @@ def _validate(doc: YamlDoc, model: type[BaseModel], strict: bool) -> tuple[Any, 
         obj = model.model_validate(data)
     except ValidationError as exc:
         return None, [_pydantic_problem(doc, model, err) for err in exc.errors()]
-    return obj, translation_problems(doc, obj, strict)
+    problems = translation_problems(doc, obj, strict)
+    if isinstance(obj, Question):
+        problems += keyword_problems(doc, obj, strict)
+    return obj, problems
 
 
 def _pydantic_problem(doc: YamlDoc, model: type[BaseModel], err: dict) -> Problem:
@@ -155,6 +158,22 @@ def translation_problems(doc: YamlDoc, obj: BaseModel, strict: bool) -> list[Pro
     return found
 
 
+def keyword_problems(doc: YamlDoc, question: Question, strict: bool) -> list[Problem]:
+    """A problem for every keyword group that the question's own answer does not name, per language."""
+    from quiz.content.keywords import normalize, own_language_covers
+
+    severity = "error" if strict else "warning"
+    found: list[Problem] = []
+    answers = {lang: normalize(getattr(question.answer, lang) or "") for lang in LANGS}
+    for i, group in enumerate(question.keywords):
+        for lang in LANGS:
+            if answers[lang] and not own_language_covers(answers[lang], group, lang):
+                terms = group if isinstance(group, str) else " / ".join(getattr(group, lang))
+                found.append(doc.problem(("keywords", i), f"keyword '{terms}' is not in the {lang} answer; "
+                                         f"add the synonym the answer uses, or drop the keyword", severity))
+    return found
+
+
 def _load_modules(bank: Bank, path: Path, strict: bool, cache: ParseCache) -> None:
     parsed, problems = _cached(path, ModulesFile, "modules", strict, cache)
     problems = list(problems)
@@ -178,6 +197,11 @@ def _load_question(bank: Bank, path: Path, strict: bool, is_builtin: bool, cache
         return
     if is_builtin and question.number is None:
         bank.problems.append(crossref.at(path, ("id",), "built-in questions need a syllabus 'number'"))
+    if is_builtin:
+        for i, keyword in enumerate(question.keywords):
+            if isinstance(keyword, str):
+                bank.problems.append(crossref.at(path, ("keywords", i), f"plain keyword '{keyword}': built-in keywords "
+                                                 "are groups {en: [...], zh: [...]}", "error" if strict else "warning"))
     bank.questions[question.id] = question
     bank.question_paths[question.id] = path
 

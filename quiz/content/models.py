@@ -65,6 +65,13 @@ class FollowUp(Model):
     answer: Text
 
 
+class KeywordGroup(Model):
+    """One concept a strong answer names, with the forms people write for it in each language."""
+
+    en: Annotated[list[Annotated[StrictStr, Field(min_length=1)]], Field(min_length=1)]
+    zh: Annotated[list[Annotated[StrictStr, Field(min_length=1)]], Field(min_length=1)]
+
+
 class Question(Model):
     format_version: Literal[1]
     id: Id
@@ -72,7 +79,7 @@ class Question(Model):
     module: Id
     difficulty: Annotated[StrictInt, Field(ge=1, le=3)] = 2
     tags: list[StrictStr] = []
-    keywords: list[StrictStr] = []
+    keywords: list[Union[StrictStr, KeywordGroup]] = []  # a plain string is one term in both languages
     question: Text
     answer: Text
     key_points: TextList = TextList()

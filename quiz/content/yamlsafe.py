@@ -97,6 +97,15 @@ class YamlDoc:
             node, best = child, child.start_mark
         return best
 
+    def node(self, loc: tuple) -> Any:
+        """The node at `loc`, or None when the path does not lead to one."""
+        node = self.root
+        for part in loc:
+            node = _child(node, part)
+            if node is None:
+                return None
+        return node
+
     def key_mark(self, loc: tuple) -> Any:
         """The mark of the key named by the last part of `loc` (for unknown keys)."""
         parent = self.root

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import random
-import re
 from dataclasses import dataclass, field
 
 from quiz.content.bank import Bank
@@ -61,15 +60,11 @@ def build_items(bank: Bank, modules: list[str] | None, count: int, store=None, w
     return items
 
 
-def _norm(text: str) -> str:
-    return re.sub(r"[\s_\-./]+", "", text.lower())
+def keyword_coverage(answer: str, groups: list, lang: str) -> tuple[list, list]:
+    """(covered, missing) keyword groups: a group counts when any synonym appears, ignoring case and width."""
+    from quiz.content.keywords import coverage
 
-
-def keyword_coverage(answer: str, keywords: list[str]) -> tuple[list[str], list[str]]:
-    """(covered, missing): a keyword counts when it appears, ignoring case, spaces, _ - . and /."""
-    text = _norm(answer)
-    covered = [k for k in keywords if _norm(k) and _norm(k) in text]
-    return covered, [k for k in keywords if k not in covered]
+    return coverage(answer, groups, lang)
 
 
 @dataclass

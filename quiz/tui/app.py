@@ -40,6 +40,7 @@ class QuizApp(App):
     BINDINGS = [
         Binding("question_mark", "help", "Help", id="help"),
         Binding("f2", "toggle_lang", "中/EN", id="toggle_lang"),
+        Binding("f12", "screenshot", "Screenshot", id="screenshot", show=False),
         Binding("ctrl+q", "quit", "Quit", id="quit", priority=True, show=False),
     ]
     lang: reactive[str] = reactive("en", init=False)
@@ -115,7 +116,33 @@ class QuizApp(App):
                 await apply()
 
     def watch_theme(self, theme: str) -> None:
+        """A theme picked in the palette or in settings is kept for the next start."""
+        if theme == self.ctx.settings.theme:
+            return
         self.ctx.settings.theme = theme
+        from quiz.config import load_settings, save_settings
+
+        try:
+            stored = load_settings()
+            stored.theme = theme
+            save_settings(stored)
+        except OSError as exc:
+            log.warning("cannot save the theme: %s", exc)
+
+    def deliver_screenshot(self, filename: str | None = None, path: str | None = None,
+                           time_format: str | None = None) -> str | None:
+        """Save an SVG screenshot under the data dir (Textual's default folder may not exist) and say where."""
+        from quiz import paths
+
+        folder = Path(path) if path else paths.data_dir() / "screenshots"
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            saved = self.save_screenshot(filename, str(folder), time_format)
+        except OSError as exc:
+            self.notify(str(exc), title=self.t("screenshot"), severity="error", markup=False)
+            return None
+        self.notify(saved, title=self.t("screenshot_saved"), timeout=8, markup=False)
+        return saved
 
 
 def build_context(lang: str | None, content_dirs: list[Path], grader_factory=None, services=None) -> AppContext:

@@ -43,3 +43,27 @@ def make_context(tmp_path, lang="en", grader=FakeGrader, roots=None) -> AppConte
     store = Store.open(tmp_path / "progress.sqlite3")
     services = Services(settings, store, FixedClock(T0), FsrsScheduler(fuzz=False))
     return AppContext(bank=bank, settings=settings, services=services, grader_factory=grader)
+
+
+def seed_history(ctx: AppContext, days: int = 90) -> None:
+    """A fixed study history before T0: each card reviewed whenever it falls due, ratings from a fixed pattern."""
+    from datetime import timedelta
+
+    from quiz.session.cards import content_cards
+
+    s = ctx.services
+    cards = [card_id for card_id, _ in content_cards(ctx.bank)]
+    pattern = [3, 3, 4, 2, 3, 1, 3, 4, 3, 3, 2, 3]
+    n = 0
+    for day in range(days, 0, -1):
+        when = T0 - timedelta(days=day, hours=2)
+        for i, card_id in enumerate(cards):
+            state = s.store.card(card_id)
+            if state.is_new and i > (days - day) // 3:
+                continue
+            if not state.is_new and state.due and state.due > when:
+                continue
+            rating = pattern[n % len(pattern)]
+            n += 1
+            out = s.scheduler.review(state, rating, when)
+            s.store.record_review(state, out.after, rating, when, 4000, out.interval.total_seconds() / 86400)

@@ -28,7 +28,8 @@ async def test_home_lists_modules_and_counts(ctx):
         table = app.screen.query_one("#modules", DataTable)
         assert table.row_count == 2
         today = str(app.screen.query_one("#today", Static).render())
-        assert "due: 0" in today and "new: 12" in today
+        assert "cards due 0" in today and "new cards left 12" in today
+        assert "6 questions · 12 cards" in today  # questions and cards are named as such
 
 
 async def test_review_a_card_lands_in_the_store(ctx):
@@ -118,7 +119,9 @@ async def test_palette_finds_question_by_chinese_substring(ctx):
 async def test_language_switch_at_run_time(ctx):
     app = QuizApp(ctx)
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.press("b")
+        await pilot.press("b")  # the module's question list
+        await pilot.pause()
+        await pilot.press("enter")  # its first question
         await pilot.pause()
         await pilot.press("f2")
         await pilot.pause()
@@ -132,7 +135,7 @@ async def test_every_screen_reachable_by_keyboard_at_80x24(ctx):
     async with app.run_test(size=(80, 24)) as pilot:
         for key, name in [("r", "ReviewScreen"), ("z", "QuizSetupScreen"), ("m", "QuizSetupScreen"),
                           ("e", "ExercisesScreen"), ("t", "StatsScreen"), ("comma", "SettingsScreen"),
-                          ("question_mark", "HelpScreen"), ("b", "QuestionScreen"), ("c", "CardsScreen")]:
+                          ("question_mark", "HelpScreen"), ("b", "ModuleQuestionsScreen"), ("c", "CardsScreen")]:
             await pilot.press(key)
             await pilot.pause()
             assert app.screen.__class__.__name__ == name
@@ -219,7 +222,7 @@ async def test_a_running_check_can_be_cancelled(tmp_path):
             await pilot.press("ctrl+r")
             await pilot.pause(0.5)
             assert app.screen.running
-            await pilot.press("ctrl+x")
+            await pilot.press("escape")  # while grading, Esc cancels the check
             await settle(app, pilot)
             assert "cancelled" in str(app.screen.query_one("#results", Static).render())
             assert not app.screen.running

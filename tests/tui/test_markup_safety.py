@@ -86,7 +86,11 @@ async def test_every_screen_shows_markup_literally(tmp_path):
                 for cell in table.get_row_at(row):
                     assert "link" not in str(getattr(cell, "spans", "")) and "@click" not in str(getattr(cell, "spans", ""))
 
-            await pilot.press("b")  # the question screen of the first module
+            await pilot.press("b")  # the question list of the first module
+            await pilot.pause()
+            assert app.screen.__class__.__name__ == "ModuleQuestionsScreen"
+            assert_literal(app, "[/] Alpha [link=https://example.com]click[/link]", "Question [link=x]one[/link]")
+            await pilot.press("enter")  # its first question
             await pilot.pause()
             assert app.screen.__class__.__name__ == "QuestionScreen"
             assert_literal(app, "[/] Alpha [link=https://example.com]click[/link]")
@@ -103,13 +107,13 @@ async def test_every_screen_shows_markup_literally(tmp_path):
             assert f"check {HOSTILE}" in results and f"ValueError: {HOSTILE}" in results
             await pilot.press("ctrl+g")
             await pilot.pause()
-            await pilot.press("escape", "escape")
+            await pilot.press("escape", "escape", "escape")
             await pilot.pause()
 
             await pilot.press("r")
             await pilot.pause()
             assert app.screen.__class__.__name__ == "ReviewScreen"
-            assert_literal(app, "alpha")
+            assert_literal(app, "[/] Alpha [link=https://example.com]click[/link] · question")  # the status names the module
             await pilot.press("space")
             await pilot.pause()
             await pilot.press("3")
@@ -145,11 +149,14 @@ async def test_every_screen_shows_markup_literally(tmp_path):
                 await pilot.pause()
 
             for key, name, fragment in [("e", "ExercisesScreen", "[/] Times [link=x]two[/link]"),
-                                        ("t", "StatsScreen", "[/] Alpha [link=https://  "),
+                                        ("t", "StatsScreen", "[/] Alpha [link=https:/…"),
                                         ("comma", "SettingsScreen", None), ("question_mark", "HelpScreen", None)]:
                 await pilot.press(key)
                 await pilot.pause()
                 assert app.screen.__class__.__name__ == name
+                if name == "StatsScreen":  # module mastery is the last chart
+                    app.screen.query_one("#stats-scroll").scroll_end(animate=False)
+                    await pilot.pause()
                 if fragment:
                     assert_literal(app, fragment)
                 await pilot.press("escape")

@@ -28,7 +28,7 @@ def test_home(snap_compare, app):
 
 
 def test_question_revealed(snap_compare, app):
-    assert snap_compare(app, terminal_size=SIZE, press=["b", "space"])
+    assert snap_compare(app, terminal_size=SIZE, press=["b", "enter", "space"])
 
 
 def test_review_front_and_revealed(snap_compare, app):

@@ -31,7 +31,7 @@ async def test_bury_a_new_card_and_it_returns_tomorrow(ctx):
         await pilot.press("b")
         await pilot.pause()
         assert "Question 1" not in front(app)
-        assert any("Buried" in m and "q/q1" in m for m in messages(app))
+        assert any("Buried" in m and "Alpha · question · new" in m for m in messages(app)), messages(app)
         await pilot.press("escape")
         ctx.services.clock.advance(days=1)
         await open_review(app, pilot)

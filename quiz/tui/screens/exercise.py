@@ -12,14 +12,16 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
-from textual.widgets import Header, LoadingIndicator, Markdown, Static, TextArea
+from textual.widgets import Header, LoadingIndicator, Markdown, Static
 
 from quiz import workspace
+from quiz.content.dunders import escape_dunders
 from quiz.tui.grader_service import GradeFinished, GraderReady
 from quiz.tui.plain import markup, plain
 from quiz.tui.screens.base import BaseScreen, store_guard
 from quiz.tui.screens.confirm import ConfirmScreen
 from quiz.tui.screens.file_sync import FileSync
+from quiz.tui.widgets.code_editor import CodeEditor
 from quiz.tui.widgets.keybar import KeyBar
 
 ICONS = {"pass": "✓", "fail": "✗", "error": "!", "timeout": "⏱"}
@@ -37,7 +39,6 @@ class ExerciseScreen(FileSync, BaseScreen):
         Binding("ctrl+o", "solution", "Solution", id="exercise.solution", priority=True),
         Binding("ctrl+b", "external_editor", "$EDITOR", id="exercise.editor", priority=True),
         Binding("ctrl+n", "next_exercise", "Next exercise", id="exercise.next", priority=True, show=False),
-        Binding("ctrl+x", "cancel_checks", "Cancel", id="exercise.cancel", priority=True, show=False),
     ]
 
     def __init__(self, exercise_id: str):
@@ -66,10 +67,11 @@ class ExerciseScreen(FileSync, BaseScreen):
                 yield Markdown(id="exercise-prompt", classes="markdown")
                 yield Markdown(id="exercise-hints", classes="markdown")
             with Vertical(id="exercise-right"):
-                yield Static(plain(self.path), classes="muted")
-                yield TextArea.code_editor(self.disk_text, language="python", id="editor")
+                yield Static(plain(self.path), id="exercise-file", classes="muted")
+                yield CodeEditor.code_editor(self.disk_text, language="python", id="editor")
                 yield LoadingIndicator(id="grading", classes="hidden")
-                yield Static(id="results")
+                with VerticalScroll(id="results-scroll"):
+                    yield Static(id="results")
         yield KeyBar()
 
     def on_mount(self) -> None:
@@ -89,7 +91,7 @@ class ExerciseScreen(FileSync, BaseScreen):
     def show_text(self) -> None:
         ex, lang = self.exercise, self.lang
         self.sub_title = ex.id
-        self.query_one("#exercise-prompt", Markdown).update(f"## {ex.title.get(lang)}\n\n{ex.prompt.get(lang)}")
+        self.query_one("#exercise-prompt", Markdown).update(escape_dunders(f"## {ex.title.get(lang)}\n\n{ex.prompt.get(lang)}"))
         hints = ex.hints.get(lang)[: self.hints_shown]
         self.query_one("#exercise-hints", Markdown).update(
             "\n".join(f"> **{self.t('hint')} {i}**: {h}\n" for i, h in enumerate(hints, 1)))
@@ -97,9 +99,18 @@ class ExerciseScreen(FileSync, BaseScreen):
     def clear_results(self) -> None:
         self.query_one("#results", Static).update(f"ctrl+r: {self.t('run_checks')}")
 
+    def action_back(self) -> None:
+        """Esc cancels a check in progress; otherwise it leaves the screen."""
+        if self.running:
+            self.action_cancel_checks()
+            return
+        super().action_back()
+
     def action_save(self) -> None:
         if self.save():
-            self.notify(self.t("saved"), timeout=2)
+            # said on the file line, not in a toast that would cover the results headline
+            self.query_one("#exercise-file", Static).update(
+                markup("$path  [b]✓ $saved[/b]", path=self.path, saved=self.t("saved")))
 
     # --- grading --------------------------------------------------------------------------------
 
@@ -113,19 +124,21 @@ class ExerciseScreen(FileSync, BaseScreen):
             self.run_checks()
         else:
             self.waiting = True
-            self.query_one("#results", Static).update(f"[b]{self.t('grader_starting')}[/b]  ctrl+x: cancel")
+            self.query_one("#results", Static).update(
+                markup("[b]$status[/b]  esc: $cancel", status=self.t("grader_starting"), cancel=self.t("cancel")))
             self.grader.start()
 
     def _grading_status(self) -> None:
-        self.query_one("#results", Static).update(f"[b]{self.t('running')}[/b]  ctrl+x: cancel")
+        self.query_one("#results", Static).update(
+            markup("[b]$status[/b]  esc: $cancel", status=self.t("running"), cancel=self.t("cancel")))
 
     def on_grader_ready(self, message: GraderReady) -> None:
         if message.error:
-            self.notify(message.error, title="grader", severity="error", markup=False)
+            self.notify(message.error, title=self.t("grader"), severity="error", markup=False)
         if self.waiting:
             self.waiting = False
             if message.error:
-                self.show_error(f"grader: {message.error}")
+                self.show_error(f"{self.t('grader')}: {message.error}")
             else:
                 self._grading_status()
                 self.run_checks()
@@ -137,11 +150,11 @@ class ExerciseScreen(FileSync, BaseScreen):
             result = self.grader.grade(ex.model_dump(), self.ctx.bank.exercise_dirs[ex.id], self.path)
             self.post_message(GradeFinished(ex.id, result=result, cancelled=self.cancelled))
         except Exception as exc:  # noqa: BLE001 - a grader crash is shown in the app
-            self.post_message(GradeFinished(ex.id, error=f"grader: {exc}", cancelled=self.cancelled))
+            self.post_message(GradeFinished(ex.id, error=f"{self.t('grader')}: {exc}", cancelled=self.cancelled))
 
     def on_grade_finished(self, message: GradeFinished) -> None:
         if message.cancelled:
-            self.show_error("cancelled")
+            self.show_error(self.t("cancelled"))
         elif message.error:
             self.show_error(message.error)
         else:
@@ -154,7 +167,7 @@ class ExerciseScreen(FileSync, BaseScreen):
         self.cancelled = True
         if self.waiting:
             self.waiting = False
-            self.show_error("cancelled")
+            self.show_error(self.t("cancelled"))
             return
         self.grader.restart()
 

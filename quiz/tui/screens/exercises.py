@@ -5,6 +5,7 @@ from __future__ import annotations
 from textual.app import ComposeResult
 from textual.widgets import DataTable, Header, Select
 
+from quiz.tui.cells import width
 from quiz.tui.plain import cell, plain
 from quiz.tui.screens.base import BaseScreen
 from quiz.tui.widgets.keybar import KeyBar
@@ -53,9 +54,9 @@ class ExercisesScreen(BaseScreen):
         table.clear(columns=True)
         titles = [e.title.get(self.lang) for e in bank.exercises.values()] + [self.t("exercises")]
         modules = {m.id: m.name.get(self.lang) for m in bank.modules.values()}
-        for label, width in [(self.t("exercises"), min(max(map(len, titles)), 44)), ("", 12),
+        for label, cells in [(self.t("exercises"), min(max(map(width, titles)), 44)), ("", 12),
                              (self.t("module"), 16), (self.t("difficulty"), 10), ("id", 26)]:
-            table.add_column(label, width=width)
+            table.add_column(label, width=cells)
         for exercise_id in exercise_path(bank):
             ex = bank.exercises[exercise_id]
             if self.module and ex.module != self.module:

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from textual.app import ComposeResult
 from textual.binding import Binding
+from textual.content import Content
 from textual.widgets import DataTable, Header, Static
 
+from quiz.tui.cells import fit, width
 from quiz.tui.plain import cell
 from quiz.tui.screens.base import BaseScreen
 from quiz.tui.widgets.keybar import KeyBar
@@ -18,14 +20,17 @@ def module_progress(ctx) -> tuple[dict, dict]:
 
     content = content_cards(ctx.bank)
     if ctx.services is None:
-        empty = {"due_today": 0, "new_left_today": 0, "reviewed_today": 0}
+        empty = {"due_today": 0, "new_left_today": 0, "reviewed_today": 0, "later_today": 0}
         by_module: dict = {}
         for _, module in content:
             m = by_module.setdefault(module, {"total": 0, "seen": 0, "mastered": 0, "due": 0})
             m["total"] += 1
         return by_module, empty
+    from quiz.srs.breakdown import later_today
+
     s = ctx.services
     stats = compute_stats(s.store, content, s.clock, s.limits, days=1, forecast_days=1, heatmap_days=1)
+    stats["later_today"] = later_today(s.store, {c for c, _ in content}, s.clock, s.limits.day_start_hour)
     return stats["by_module"], stats
 
 
@@ -57,29 +62,49 @@ class HomeScreen(BaseScreen):
     def on_lang_changed(self) -> None:
         self.refresh_data()
 
+    def on_resize(self) -> None:
+        self.refresh_data()
+
     def refresh_data(self) -> None:
         by_module, today = module_progress(self.ctx)
         bank = self.ctx.bank
-        self.query_one("#today", Static).update(
-            f"[b]{self.t('today')}[/b]  {self.t('due')}: [b]{today['due_today']}[/b]   "
-            f"{self.t('new')}: [b]{today['new_left_today']}[/b]   "
-            f"{len(bank.questions)} {self.t('questions').lower()} · {len(bank.exercises)} {self.t('exercises').lower()}"
-            + ("" if self.ctx.services else f"   [red]{self.t('store_error')}[/red]")
-        )
+        modules = bank.populated_modules()
+        cards = sum(m["total"] for m in by_module.values())
+        hidden = len(bank.modules) - len(modules)
+        self.query_one("#today", Static).update(Content.from_markup(
+            "[b]$today[/b]  $due_label [b]$due[/b]$later   $new_label [b]$new[/b]\n"
+            "[dim]$questions · $cards · $exercises$hidden[/dim]",
+            today=self.t("today"), due_label=self.t("due_today_cards"), due=str(today["due_today"]),
+            new_label=self.t("new_today_cards"), new=str(today["new_left_today"]),
+            later=f" (+{today['later_today']} {self.t('later_today')})" if today.get("later_today") else "",
+            questions=f"{len(bank.questions)} {self.t('questions_word')}", cards=f"{cards} {self.t('cards_word')}",
+            exercises=f"{len(bank.exercises)} {self.t('exercises_word')}",
+            hidden=f" · {hidden} {self.t('modules_hidden')}" if hidden else "",
+        ) + (Content.styled(f"   {self.t('store_error')}", "red") if self.ctx.services is None else Content("")))
         table = self.query_one("#modules", DataTable)
         cursor = table.cursor_row
         table.clear(columns=True)
-        names = [m.name.get(self.lang) for m in bank.ordered_modules()] + [self.t("module")]
-        for label, width in [("#", 2), (self.t("module"), max(map(len, names))), (self.t("questions"), 9),
-                             (self.t("seen"), 7), (self.t("mastered"), 8), (self.t("due"), 6), (self.t("progress"), 10)]:
-            table.add_column(label, width=width)
-        for module in bank.ordered_modules():
+        names = [m.name.get(self.lang) for m in modules] + [self.t("module")]
+        columns = [("#", 2), (self.t("questions"), 4), (self.t("cards_seen"), 7), (self.t("mastered"), 4),
+                   (self.t("due_today_col"), 4)]
+        wide = self.size.width >= 100
+        if wide:
+            columns.append((self.t("progress"), 10))
+        widths = [max(cells, width(label)) for label, cells in columns]
+        room = self.size.width - sum(widths) - 2 * (len(widths) + 1) - 2  # cell padding and the scrollbar
+        name_cells = max(12, min(max(map(width, names)), room))
+        columns.insert(1, (self.t("module"), name_cells))
+        widths.insert(1, name_cells)
+        for (label, _), cells in zip(columns, widths):
+            table.add_column(label, width=cells)
+        for module in modules:
             m = by_module.get(module.id, {"total": 0, "seen": 0, "mastered": 0, "due": 0})
             count = len(bank.ordered_questions(module.id))
             total = max(m["total"], 1)
             bar = "█" * round(10 * m["mastered"] / total) + "▒" * (round(10 * m["seen"] / total) - round(10 * m["mastered"] / total))
-            table.add_row(str(module.number), cell(module.name.get(self.lang)), str(count), f"{m['seen']}/{m['total']}",
-                          str(m["mastered"]), str(m["due"]), bar.ljust(10, "·"), key=module.id)
+            row = [str(module.number), cell(fit(module.name.get(self.lang), name_cells).rstrip()), str(count),
+                   f"{m['seen']}/{m['total']}", str(m["mastered"]), str(m["due"])] + ([bar.ljust(10, "·")] if wide else [])
+            table.add_row(*row, key=module.id)
         if cursor:
             table.move_cursor(row=min(cursor, table.row_count - 1))
 
@@ -101,11 +126,7 @@ class HomeScreen(BaseScreen):
         if table.row_count == 0:
             return
         module_id = table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value
-        questions = self.ctx.bank.ordered_questions(module_id)
-        if questions:
-            self.app.open_screen("question", question_id=questions[0].id)
-        else:
-            self.notify(f"{module_id}: 0 {self.t('questions').lower()}", markup=False)
+        self.app.open_screen("module", module_id=module_id)
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
         self.action_browse()

@@ -7,6 +7,7 @@ from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.widgets import Header, Markdown, Static
 
+from quiz.content.dunders import escape_dunders
 from quiz.tui.plain import plain
 from quiz.tui.screens.base import BaseScreen
 from quiz.tui.widgets.keybar import KeyBar
@@ -22,6 +23,7 @@ class QuestionScreen(BaseScreen):
         Binding("n", "step(1)", "Next", id="question.next"),
         Binding("p", "step(-1)", "Previous", id="question.prev"),
         Binding("x", "exercise", "Exercise", id="question.exercise"),
+        Binding("g", "related", "Related", id="question.related"),
     ]
 
     def __init__(self, question_id: str):
@@ -38,10 +40,11 @@ class QuestionScreen(BaseScreen):
         module = self.ctx.bank.modules.get(q.module)
         yield Header()
         with VerticalScroll(id="question-scroll"):
-            yield Static(plain(f"#{q.number or '-'} · {module.name.get(lang) if module else q.module} · {q.id}"), classes="muted title")
-            yield Markdown(f"## {q.question.get(lang)}", classes="markdown")
+            where = [f"#{q.number}" if q.number else "", module.name.get(lang) if module else q.module, q.id]
+            yield Static(plain(" · ".join(p for p in where if p)), classes="muted title")
+            yield Markdown(escape_dunders(f"## {q.question.get(lang)}"), classes="markdown")
             yield Static(self.t("space_reveal"), id="reveal-hint", classes="muted" + (" hidden" if self.revealed else ""))
-            yield Markdown(self._body(), id="answer", classes="markdown" + ("" if self.revealed else " hidden"))
+            yield Markdown(escape_dunders(self._body()), id="answer", classes="markdown" + ("" if self.revealed else " hidden"))
         yield KeyBar()
 
     def _body(self) -> str:
@@ -56,7 +59,8 @@ class QuestionScreen(BaseScreen):
             parts += [f"**{f.question.get(lang)}**\n\n{f.answer.get(lang)}\n" for f in q.follow_ups]
         related = [bank.questions[r] for r in q.related if r in bank.questions]
         if related:
-            parts += [f"### {self.t('related')}", bullet([f"#{r.number or '-'} {r.question.get(lang)} (`{r.id}`)" for r in related])]
+            parts += [f"### {self.t('related')}", bullet([f"#{r.number or '-'} {r.question.get(lang)}" for r in related]),
+                      f"*g: {self.t('jump_related')}*"]
         exercises = bank.exercises_for(q.id)
         if exercises:
             parts += [f"### {self.t('linked_exercises')}", bullet([f"{e.title.get(lang)} (`{e.id}`) — x" for e in exercises])]
@@ -74,6 +78,14 @@ class QuestionScreen(BaseScreen):
         if 0 <= i < len(ids):
             self.question_id, self.revealed = ids[i], False
             await self.recompose()
+
+    def action_related(self) -> None:
+        """Pick a related question or exercise to jump to."""
+        q = self.question
+        if q.related or self.ctx.bank.exercises_for(q.id):
+            self.app.open_screen("related", question_id=q.id)
+        else:
+            self.notify("—", title=self.t("related"))
 
     def action_exercise(self) -> None:
         exercises = self.ctx.bank.exercises_for(self.question_id)

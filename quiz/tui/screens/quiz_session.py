@@ -9,6 +9,8 @@ from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.widgets import Header, Markdown, OptionList, Static, TextArea
 
+from quiz.content.dunders import escape_dunders
+from quiz.content.keywords import label
 from quiz.session.quiz import QuizItem, QuizOutcome, QuizSummary, keyword_coverage
 from quiz.tui.plain import plain
 from quiz.tui.screens.base import BaseScreen, store_guard
@@ -25,6 +27,11 @@ class QuizSessionScreen(BaseScreen):
         Binding("2", "rate(2)", "Hard", id="quiz.hard", show=False),
         Binding("3", "rate(3)", "Good", id="quiz.good", show=False),
         Binding("4", "rate(4)", "Easy", id="quiz.easy", show=False),
+        Binding("space", "rate(3)", "Good", id="quiz.space_good", show=False),
+        Binding("a", "pick(0)", "A", id="quiz.pick_a", show=False),
+        Binding("b", "pick(1)", "B", id="quiz.pick_b", show=False),
+        Binding("c", "pick(2)", "C", id="quiz.pick_c", show=False),
+        Binding("d", "pick(3)", "D", id="quiz.pick_d", show=False),
         Binding("n", "next", "Next", id="quiz.next"),
     ]
 
@@ -43,7 +50,7 @@ class QuizSessionScreen(BaseScreen):
     def compose(self) -> ComposeResult:
         yield Header()
         yield Static(id="timer", classes="" if self.mock else "hidden")
-        with VerticalScroll():
+        with VerticalScroll(id="quiz-scroll"):
             yield Static(id="quiz-progress", classes="muted")
             yield Markdown(id="quiz-question", classes="markdown")
             yield TextArea(id="answer-input")
@@ -71,20 +78,22 @@ class QuizSessionScreen(BaseScreen):
             self.item_started = time.monotonic()
             area = self.query_one("#answer-input", TextArea)
             area.text, area.read_only = "", False
-        self.query_one("#quiz-progress", Static).update(plain(
-            f"{self.index + 1}/{len(self.items)} · {q.module} · {q.id}   "
-            + (self.t("rate_prompt") if item.kind == "question" else "")))
+        module = self.ctx.bank.modules.get(q.module)
+        where = [f"{self.index + 1}/{len(self.items)}", f"#{q.number}" if q.number else "",
+                 module.name.get(lang) if module else q.module,
+                 self.t("mc_item") if item.kind == "choice" else self.t("open_item")]
+        self.query_one("#quiz-progress", Static).update(plain(" · ".join(filter(None, where))))
         area = self.query_one("#answer-input", TextArea)
         options = self.query_one("#quiz-options", OptionList)
         feedback = self.query_one("#quiz-feedback", Markdown)
         if item.kind == "question":
-            self.query_one("#quiz-question", Markdown).update(f"## {q.question.get(lang)}\n\n*{self.t('your_answer')} · ctrl+r: {self.t('reveal')}*")
+            self.query_one("#quiz-question", Markdown).update(f"## {escape_dunders(q.question.get(lang))}\n\n*{self.t('your_answer')} · ctrl+r: {self.t('reveal')}*")
             area.display, options.display = True, False
             if not keep:
                 area.focus()
         else:
             choice = next(c for c in q.choices if c.id == item.choice_id)
-            self.query_one("#quiz-question", Markdown).update(f"## {choice.prompt.get(lang)}")
+            self.query_one("#quiz-question", Markdown).update(f"## {escape_dunders(choice.prompt.get(lang))}")
             area.display, options.display = False, True
             options.clear_options()
             options.add_options([plain(f"{chr(65 + i)}. {o.text.get(lang)}") for i, o in enumerate(choice.options)])
@@ -94,15 +103,16 @@ class QuizSessionScreen(BaseScreen):
                 options.focus()
         feedback.set_class(not (self.revealed or self.answered), "hidden")
         if self.revealed and item.kind == "question":
-            feedback.update(self._question_feedback())
+            feedback.update(escape_dunders(self._question_feedback()))
 
     def _question_feedback(self) -> str:
         q = self.ctx.bank.questions[self.item.question_id]
         lang = self.lang
         typed = self.query_one("#answer-input", TextArea).text
-        covered, missing = keyword_coverage(typed, q.keywords)
-        kw = " ".join(f"**✓ {k}**" for k in covered) + ("  " if covered else "") + " ".join(f"~~{k}~~" for k in missing)
-        parts = [f"**{self.t('keywords_covered')}: {len(covered)}/{len(q.keywords)}**  {kw}", q.answer.get(lang)]
+        covered, missing = keyword_coverage(typed, q.keywords, lang)
+        kw = "  ".join([f"**✓ {label(k, lang)}**" for k in covered] + [f"✗ *{label(k, lang)}*" for k in missing])
+        parts = [f"*{self.t('rate_prompt')}*", f"**{self.t('keywords_covered')}: {len(covered)}/{len(q.keywords)}**  {kw}",
+                 q.answer.get(lang)]
         if q.key_points.get(lang):
             parts += [f"### {self.t('key_points')}", "\n".join(f"- {p}" for p in q.key_points.get(lang))]
         if self.mock and q.follow_ups:
@@ -118,31 +128,70 @@ class QuizSessionScreen(BaseScreen):
             return
         timer.update(f"⏱ {max(left, 0)} {self.t('seconds_left')}")
         if left <= 0 and self.item.kind == "question":
-            self.action_reveal()
+            self.notify(self.t("time_up"), severity="warning", timeout=4)
+            self.run_worker(self.action_reveal())
 
-    def action_reveal(self) -> None:
+    async def action_reveal(self) -> None:
         if self.item.kind == "question" and not self.revealed:
             self.revealed = True
-            self.query_one("#quiz-feedback", Markdown).update(self._question_feedback())
-            self.query_one("#quiz-feedback").remove_class("hidden")
+            feedback = self.query_one("#quiz-feedback", Markdown)
+            feedback.remove_class("hidden")
+            await feedback.update(escape_dunders(self._question_feedback()))
             area = self.query_one("#answer-input", TextArea)
             area.read_only = True
-            self.set_focus(None)  # digits now rate instead of typing
+            self._show_feedback()
+
+    def _show_feedback(self) -> None:
+        """Focus the scroll area (arrows and page keys scroll; digits rate) and bring the feedback into view."""
+        scroll = self.query_one("#quiz-scroll", VerticalScroll)
+        scroll.focus()
+        feedback = self.query_one("#quiz-feedback", Markdown)
+        self.call_after_refresh(lambda: scroll.scroll_to_widget(feedback, animate=False, top=True))
+
+    def action_pick(self, index: int) -> None:
+        """Letter keys A-D answer a multiple-choice item."""
+        options = self.query_one("#quiz-options", OptionList)
+        if self.item.kind != "choice" or self.answered or index >= options.option_count:
+            return
+        options.highlighted = index
+        self._answer_choice(index)
+
+    def action_back(self) -> None:
+        """Leaving mid-session asks first; what was answered is kept and summarised."""
+        from quiz.tui.screens.confirm import ConfirmScreen
+
+        started = self.summary.outcomes or self.answered or self.query_one("#answer-input", TextArea).text.strip()
+        if not started:
+            super().action_back()
+            return
+
+        def leave(yes: bool | None) -> None:
+            if yes:
+                if self.summary.outcomes:
+                    self.finish()
+                else:
+                    super(QuizSessionScreen, self).action_back()
+
+        self.app.push_screen(ConfirmScreen(self.t("confirm_leave_quiz"), self.t("yes"), self.t("no")), leave)
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         if self.item.kind != "choice" or self.answered:
             return
+        self._answer_choice(event.option_index)
+
+    def _answer_choice(self, index: int) -> None:
         q = self.ctx.bank.questions[self.item.question_id]
         choice = next(c for c in q.choices if c.id == self.item.choice_id)
-        picked = choice.options[event.option_index]
+        picked = choice.options[index]
         right = [chr(65 + i) for i, o in enumerate(choice.options) if o.correct]
         self.answered = True
         self.summary.outcomes.append(QuizOutcome(self.item, picked.correct, None, time.monotonic() - self.item_started))
         verdict = f"**✓ {self.t('correct')}**" if picked.correct else f"**✗ {self.t('wrong')}** → {', '.join(right)}"
         feedback = self.query_one("#quiz-feedback", Markdown)
-        feedback.update(f"{verdict}\n\n{choice.explain.get(self.lang)}\n\n*n: {self.t('next')}*")
+        feedback.update(f"{verdict}\n\n{escape_dunders(choice.explain.get(self.lang))}\n\n*n: {self.t('next')}*")
         feedback.remove_class("hidden")
         self.query_one("#quiz-options", OptionList).disabled = True
+        self._show_feedback()
 
     @store_guard
     def action_rate(self, rating: int) -> None:

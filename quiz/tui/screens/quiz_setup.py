@@ -24,7 +24,7 @@ class QuizSetupScreen(BaseScreen):
         with VerticalScroll(id="settings-form"):
             yield Label(self.t("mock") if self.mock else self.t("quiz"), classes="title")
             yield Label(self.t("module"))
-            yield SelectionList[str](*[(plain(m.name.get(self.lang)), m.id, False) for m in self.ctx.bank.ordered_modules()],
+            yield SelectionList[str](*[(plain(m.name.get(self.lang)), m.id, False) for m in self.ctx.bank.populated_modules()],
                                      id="quiz-modules")
             yield Label(self.t("count"))
             yield Input("5" if self.mock else "10", id="quiz-count", type="integer")

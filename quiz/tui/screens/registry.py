@@ -7,6 +7,8 @@ from importlib import import_module
 SCREENS = {
     "home": ("quiz.tui.screens.home", "HomeScreen"),
     "question": ("quiz.tui.screens.question", "QuestionScreen"),
+    "module": ("quiz.tui.screens.module_questions", "ModuleQuestionsScreen"),
+    "related": ("quiz.tui.screens.related", "RelatedScreen"),
     "review": ("quiz.tui.screens.review", "ReviewScreen"),
     "quiz": ("quiz.tui.screens.quiz_setup", "QuizSetupScreen"),
     "exercises": ("quiz.tui.screens.exercises", "ExercisesScreen"),

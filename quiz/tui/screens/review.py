@@ -9,10 +9,11 @@ from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
 from textual.widgets import Button, Header, Markdown, Static
 
+from quiz.content.dunders import escape_dunders
 from quiz.srs.scheduler import format_interval
 from quiz.tui.plain import plain
 from quiz.tui.screens.base import BaseScreen, store_guard
-from quiz.tui.widgets.keybar import KeyBar
+from quiz.tui.widgets.keybar import KeyBar, key_for
 
 RATING_KEYS = {1: "again", 2: "hard", 3: "good", 4: "easy"}
 
@@ -93,14 +94,28 @@ class ReviewScreen(BaseScreen):
             self.revealed = False
             self.shown_at = time.monotonic()
         self.current = (state, view)
-        leech = "  ⚠ leech" if state.leech else ""
-        self.query_one("#review-status", Static).update(plain(f"{'new' if state.is_new else 'due'} · {view.module} · {view.card_id}{leech}"))
-        front.update(f"## {view.front}")
-        back.update(view.back)
+        self.query_one("#review-status", Static).update(plain(self._status(state, view)))
+        front.update(f"## {escape_dunders(view.front)}")
+        back.update(escape_dunders(view.back))
         preview = self.session.preview(state)
         for r, key in RATING_KEYS.items():
-            self.query_one(f"#rate-{r}", Button).label = f"{r} {self.t(key)}  {format_interval(preview[r])}"
+            shown = key_for(self, f"review.{key}", str(r))
+            self.query_one(f"#rate-{r}", Button).label = f"{shown} {self.t(key)}  {format_interval(preview[r])}"
         self._set_revealed(self.revealed)
+
+    def _status(self, state, view) -> str:
+        """'#1 · PyTorch Internals · flashcard · new': where the card comes from, in words."""
+        from quiz.session.cards import parse_card_id
+
+        question_id, card = parse_card_id(state.card_id)
+        q = self.ctx.bank.questions.get(question_id)
+        module = self.ctx.bank.modules.get(q.module) if q else None
+        parts = [f"#{q.number}" if q and q.number else "", module.name.get(self.lang) if module else view.module,
+                 self.t("kind_flashcard") if card else self.t("kind_question"),
+                 self.t("state_new") if state.is_new else self.t("state_due")]
+        if state.leech:
+            parts.append("⚠ " + self.t("leech"))
+        return " · ".join(p for p in parts if p)
 
     def _done_text(self) -> str:
         """What the screen says when nothing is due now; the figures are kept for the countdown."""
@@ -118,8 +133,7 @@ class ReviewScreen(BaseScreen):
         later, when, tomorrow = self.done_info
         if later and when is not None:
             wait = max(int((when - self.ctx.services.clock.now()).total_seconds()), 0)
-            lines = [f"## {self.t('come_back_in')} {wait // 60}:{wait % 60:02d}",
-                     f"{later} learning card(s) come back later today."]
+            lines = [f"## {self.t('come_back_in')} {wait // 60}:{wait % 60:02d}", self.t("learning_later").format(n=later)]
         else:
             lines = [f"## {self.t('review_done')}"]
         lines.append(f"{self.session.reviewed} ✓ · {self.t('tomorrow')}: **{tomorrow}**")
@@ -176,15 +190,13 @@ class ReviewScreen(BaseScreen):
     @store_guard
     def action_suspend(self) -> None:
         if self.current is not None:
-            card_id = self.current[0].card_id
             self.session.suspend(self.current[0])
-            self.notify(f"{self.t('suspend')}: {card_id} · u: {self.t('undo')}", markup=False)
+            self.notify(f"{self.t('suspend')}: {self._status(*self.current)} · u: {self.t('undo')}", markup=False)
             self.show_next()
 
     @store_guard
     def action_bury(self) -> None:
         if self.current is not None:
-            card_id = self.current[0].card_id
             self.session.bury(self.current[0])
-            self.notify(f"{self.t('buried')}: {card_id} · u: {self.t('undo')}", markup=False)
+            self.notify(f"{self.t('buried')}: {self._status(*self.current)} · u: {self.t('undo')}", markup=False)
             self.show_next()

@@ -1,4 +1,4 @@
-"""Settings: language, desired retention, daily limits, day start hour, editor; saved to config.toml."""
+"""Settings: language, desired retention, daily limits, day start hour, editor, theme; saved to config.toml."""
 
 from __future__ import annotations
 
@@ -36,6 +36,10 @@ class SettingsScreen(BaseScreen):
             yield Switch(value=s.interleave_modules, id="set-interleave")
             yield Label(self.t("bury_siblings"))
             yield Switch(value=s.bury_siblings, id="set-bury-siblings")
+            yield Label(self.t("theme"))
+            themes = sorted(self.app.available_themes)
+            yield Select([(name, name) for name in themes], value=s.theme if s.theme in themes else self.app.theme,
+                         allow_blank=False, id="set-theme")
             yield Button(self.t("save"), id="settings-save", variant="primary")
             yield Label(self.t("fsrs_fitted" if self._fitted() else "fsrs_default"), id="settings-fsrs")
         yield KeyBar()
@@ -60,6 +64,7 @@ class SettingsScreen(BaseScreen):
                 data[key] = float(raw) if kind == "number" else int(raw) if kind == "integer" else raw
             data["interleave_modules"] = self.query_one("#set-interleave", Switch).value
             data["bury_siblings"] = self.query_one("#set-bury-siblings", Switch).value
+            data["theme"] = str(self.query_one("#set-theme", Select).value)
         except ValueError as exc:
             self.notify(str(exc), severity="error", markup=False)
             return
@@ -81,6 +86,8 @@ class SettingsScreen(BaseScreen):
             if retention_changed:
                 self.reschedule()
         self.notify(f"{self.t('saved')}: {path}", markup=False)
+        if self.app.theme != s.theme:
+            self.app.theme = s.theme
         if self.app.lang != s.lang:
             self.app.lang = s.lang
 
