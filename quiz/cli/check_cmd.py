@@ -84,7 +84,7 @@ def check(ctx: click.Context, exercise_id: str, file: Path | None, as_json: bool
     if not file.exists():
         raise click.UsageError(f"{file} does not exist; run 'quiz exercise start {exercise_id}' first")
     with GraderWorker() as worker:
-        result = worker.grade(exercise.model_dump(), bank.exercise_dirs[exercise_id], file)
+        result = worker.grade(exercise.model_dump(), bank.exercise_dirs[exercise_id], file, lang=lang_of(ctx))
     if not no_record:
         record(result)
     if as_json:

@@ -121,7 +121,7 @@ def watch(ctx: click.Context, exercise_id: str | None) -> None:
                 while action is None:
                     try:
                         events.get(timeout=0.1)
-                        result = worker.grade(ex.model_dump(), bank.exercise_dirs[current], path)
+                        result = worker.grade(ex.model_dump(), bank.exercise_dirs[current], path, lang=lang)
                         record(result)
                         print_result(result, ex.title.get(lang))
                         if result.status == "pass":

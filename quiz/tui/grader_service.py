@@ -90,12 +90,12 @@ class GraderService:
         for node in listeners:
             node.post_message(GraderReady(error))
 
-    def grade(self, exercise: dict, folder: Path, file: Path):
-        """Grade on the warm worker (call from a worker thread, after GraderReady)."""
+    def grade(self, exercise: dict, folder: Path, file: Path, lang: str = "en"):
+        """Grade on the warm worker (call from a worker thread, after GraderReady); messages in `lang`."""
         grader = self.grader
         if grader is None:
             raise RuntimeError("the grader is not started")
-        return grader.grade(exercise, folder, file)
+        return grader.grade(exercise, folder, file, lang=lang)
 
     def restart(self) -> None:
         """Stop the worker at once (a grade in flight returns an error) and start a fresh one in the background."""

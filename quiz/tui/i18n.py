@@ -132,6 +132,7 @@ STRINGS: dict[str, tuple[str, str]] = {  # key: (zh, en)
     "state_suspended": ("已暂停", "suspended"),
     "state_leech": ("难点卡", "leech"),
     "cancelled": ("已取消", "cancelled"),
+    "fenced": ("隔离措施", "fenced"),
     "theme": ("主题", "Theme"),
     "screenshot": ("截图", "Screenshot"),
     "screenshot_saved": ("截图已保存", "Screenshot saved"),

@@ -36,13 +36,13 @@ class MarkupGrader:
     def kill(self):
         pass
 
-    def grade(self, exercise, folder, file):
+    def grade(self, exercise, folder, file, lang="en"):
         tests = [CheckResult(f"check {HOSTILE}", "error", f"ValueError: {HOSTILE}", f"printed {HOSTILE}")]
         return Result(exercise["id"], "error", f"learner raised {HOSTILE}", 3, tests)
 
 
 class EmptyGrader(MarkupGrader):
-    def grade(self, exercise, folder, file):
+    def grade(self, exercise, folder, file, lang="en"):
         return Result(exercise["id"], "error", f"cannot import: {HOSTILE}", 3, [])
 
 

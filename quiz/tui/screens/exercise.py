@@ -147,7 +147,7 @@ class ExerciseScreen(FileSync, BaseScreen):
     def run_checks(self) -> None:
         ex = self.exercise
         try:
-            result = self.grader.grade(ex.model_dump(), self.ctx.bank.exercise_dirs[ex.id], self.path)
+            result = self.grader.grade(ex.model_dump(), self.ctx.bank.exercise_dirs[ex.id], self.path, lang=self.lang)
             self.post_message(GradeFinished(ex.id, result=result, cancelled=self.cancelled))
         except Exception as exc:  # noqa: BLE001 - a grader crash is shown in the app
             self.post_message(GradeFinished(ex.id, error=f"{self.t('grader')}: {exc}", cancelled=self.cancelled))
@@ -192,7 +192,7 @@ class ExerciseScreen(FileSync, BaseScreen):
         if result.status == "pass":
             lines.append(self._next_line())
         if result.protections:
-            lines.append(markup("[dim]$fences[/dim]", fences="fenced: " + ", ".join(result.protections)))
+            lines.append(markup("[dim]$fences[/dim]", fences=f"{self.t('fenced')}: " + ", ".join(result.protections)))
         self.query_one("#results", Static).update(Content("\n").join(lines))
 
     def _next_line(self) -> str:
