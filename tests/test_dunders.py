@@ -34,3 +34,13 @@ def test_validate_reports_dunders_only_when_asked(tmp_path, valid_text):
     strict = CliRunner().invoke(cli, ["validate", "--dunders", "--strict", str(tmp_path)])
     assert strict.exit_code == 1 and ": error: __call__" in strict.output
 
+
+
+def test_the_builtin_bank_has_no_bare_dunder_names():
+    from quiz import paths
+    from quiz.content.dunders import dunder_problems
+    from quiz.content.loader import load_bank
+
+    builtin = paths.builtin_content_dir()
+    problems = dunder_problems(load_bank([builtin], builtin=builtin))
+    assert problems == [], [str(p) for p in problems[:5]]
