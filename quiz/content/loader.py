@@ -83,7 +83,7 @@ def _validate(doc: YamlDoc, model: type[BaseModel], strict: bool) -> tuple[Any, 
     return obj, translation_problems(doc, obj, strict)
 
 
-def _pydantic_problem(doc: YamlDoc, model: type[BaseModel], err: dict) -> Problem:
+def _pydantic_problem(doc: YamlDoc, model: type[BaseModel], err: Any) -> Problem:
     loc = tuple(err["loc"])
     where = ".".join(str(p) for p in loc) or "document"
     kind = err["type"]

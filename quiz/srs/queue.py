@@ -63,7 +63,7 @@ def build_queue(store: Store, content: list[tuple[str, str]], clock: Clock, limi
         if row["card_id"] not in wanted:
             continue
         state = _row_to_state(row)
-        if state.state == REVIEW or state.due <= now:
+        if state.state == REVIEW or (state.due is not None and state.due <= now):
             due.append(state)
     known = {r[0] for r in store.conn.execute("SELECT card_id FROM cards")}
     fresh = [item for item in content if item[0] not in known]

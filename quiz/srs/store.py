@@ -137,7 +137,7 @@ class Store:
                 (after.card_id, rating, _ts(at), duration_ms, json.dumps(before.to_dict()),
                  json.dumps(after.to_dict()), after.stability, after.difficulty, interval_days),
             )
-            return int(cur.lastrowid)
+            return int(cur.lastrowid or 0)
 
     def undo_last(self, at: datetime) -> CardState | None:
         """Put the most recently rated card back exactly as it was; the log row is kept, marked undone."""
@@ -206,7 +206,7 @@ class Store:
                 "INSERT INTO quiz_sessions (started_at, finished_at, mode, items, correct, summary) VALUES (?, ?, ?, ?, ?, ?)",
                 (_ts(started), _ts(finished), mode, items, correct, json.dumps(summary, ensure_ascii=False)),
             )
-            return int(cur.lastrowid)
+            return int(cur.lastrowid or 0)
 
     def sessions(self, limit: int = 20) -> list[sqlite3.Row]:
         return self.conn.execute("SELECT * FROM quiz_sessions ORDER BY id DESC LIMIT ?", (limit,)).fetchall()
