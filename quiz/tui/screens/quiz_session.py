@@ -9,7 +9,7 @@ from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.widgets import Header, Markdown, OptionList, Static, TextArea
 
-from quiz.session.quiz import QuizItem, QuizOutcome, QuizSummary, keyword_coverage
+from quiz.session.quiz import QuizItem, QuizOutcome, QuizSummary, choice_correct, keyword_coverage
 from quiz.tui.screens.base import BaseScreen, store_guard
 from quiz.tui.widgets.keybar import KeyBar
 
@@ -36,6 +36,7 @@ class QuizSessionScreen(BaseScreen):
         self.item_started = time.monotonic()
         self.revealed = False
         self.answered = False
+        self.picked: set[int] = set()  # options marked so far on a select-all item
         self.timer = None
 
     def compose(self) -> ComposeResult:
@@ -66,6 +67,7 @@ class QuizSessionScreen(BaseScreen):
         q = self.ctx.bank.questions[item.question_id]
         if not keep:
             self.revealed = self.answered = False
+            self.picked = set()
             self.item_started = time.monotonic()
             area = self.query_one("#answer-input", TextArea)
             area.text, area.read_only = "", False
@@ -82,14 +84,19 @@ class QuizSessionScreen(BaseScreen):
                 area.focus()
         else:
             choice = next(c for c in q.choices if c.id == item.choice_id)
-            self.query_one("#quiz-question", Markdown).update(f"## {choice.prompt.get(lang)}")
+            hint = f"\n\n*{self.t('select_all_hint')}*" if choice.select_all else ""
+            self.query_one("#quiz-question", Markdown).update(f"## {choice.prompt.get(lang)}{hint}")
             area.display, options.display = False, True
+            highlighted = options.highlighted
             options.clear_options()
-            options.add_options([f"{chr(65 + i)}. {o.text.get(lang)}" for i, o in enumerate(choice.options)])
+            marks = ["☑ " if i in self.picked else ("☐ " if choice.select_all else "") for i in range(len(choice.options))]
+            options.add_options([f"{marks[i]}{chr(65 + i)}. {o.text.get(lang)}" for i, o in enumerate(choice.options)])
             options.disabled = self.answered
             if not keep:
                 options.highlighted = 0
                 options.focus()
+            else:
+                options.highlighted = highlighted
         feedback.set_class(not (self.revealed or self.answered), "hidden")
         if self.revealed and item.kind == "question":
             feedback.update(self._question_feedback())
@@ -119,6 +126,9 @@ class QuizSessionScreen(BaseScreen):
             self.action_reveal()
 
     def action_reveal(self) -> None:
+        if self.item.kind == "choice" and not self.answered and self._choice().select_all:
+            self._answer_choice(self.picked)
+            return
         if self.item.kind == "question" and not self.revealed:
             self.revealed = True
             self.query_one("#quiz-feedback", Markdown).update(self._question_feedback())
@@ -127,16 +137,26 @@ class QuizSessionScreen(BaseScreen):
             area.read_only = True
             self.set_focus(None)  # digits now rate instead of typing
 
+    def _choice(self):
+        q = self.ctx.bank.questions[self.item.question_id]
+        return next(c for c in q.choices if c.id == self.item.choice_id)
+
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         if self.item.kind != "choice" or self.answered:
             return
-        q = self.ctx.bank.questions[self.item.question_id]
-        choice = next(c for c in q.choices if c.id == self.item.choice_id)
-        picked = choice.options[event.option_index]
+        if self._choice().select_all:
+            self.picked ^= {event.option_index}
+            self.show_item(keep=True)
+            return
+        self._answer_choice({event.option_index})
+
+    def _answer_choice(self, picked: set[int]) -> None:
+        choice = self._choice()
+        correct = choice_correct(choice, picked)
         right = [chr(65 + i) for i, o in enumerate(choice.options) if o.correct]
         self.answered = True
-        self.summary.outcomes.append(QuizOutcome(self.item, picked.correct, None, time.monotonic() - self.item_started))
-        verdict = f"**✓ {self.t('correct')}**" if picked.correct else f"**✗ {self.t('wrong')}** → {', '.join(right)}"
+        self.summary.outcomes.append(QuizOutcome(self.item, correct, None, time.monotonic() - self.item_started))
+        verdict = f"**✓ {self.t('correct')}**" if correct else f"**✗ {self.t('wrong')}** → {', '.join(right)}"
         feedback = self.query_one("#quiz-feedback", Markdown)
         feedback.update(f"{verdict}\n\n{choice.explain.get(self.lang)}\n\n*n: {self.t('next')}*")
         feedback.remove_class("hidden")
