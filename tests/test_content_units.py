@@ -7,8 +7,6 @@ import os
 import pickle
 from pathlib import Path
 
-import pytest
-
 from quiz.content import content_roots, load_default_bank
 from quiz.content.bank import Bank
 from quiz.content.cache import CACHE_VERSION, ParseCache
