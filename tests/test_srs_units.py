@@ -374,3 +374,59 @@ def test_a_lapse_on_a_learning_card_is_not_counted():
 )
 def test_format_interval_edges(delta, text):
     assert format_interval(delta) == text
+
+
+def test_stats_defaults_and_counts_that_add_up(store):
+    for card_id in ("q/a", "q/b"):
+        put(store, card_id, state=REVIEW, stability=5, difficulty=5, due=NOW + timedelta(days=2), reps=9,
+            lapses=8, leech=True, suspended=True)
+    stats = compute_stats(store, CONTENT, FixedClock(NOW), Limits())
+    assert stats["by_state"] == {"new": 4, "learning": 0, "review": 0, "relearning": 0, "suspended": 2, "leech": 2}
+    assert len(stats["reviews_by_day"]) == 30 and len(stats["heatmap"]) == 182 and len(stats["forecast"]) == 30
+    assert sum(stats["forecast"]) == 0  # suspended cards are not forecast
+
+
+def test_stats_follow_the_clock_zone(store):
+    plus8 = timezone(timedelta(hours=8))
+    # 21:00 UTC on the 9th is 05:00 on the 10th at +8: past that zone's 04:00 day start
+    log(store, "q/a", 3, datetime(2026, 3, 9, 21, tzinfo=timezone.utc))
+    put(store, "q/b", state=REVIEW, stability=5, difficulty=5, due=datetime(2026, 3, 10, 21, tzinfo=timezone.utc),
+        reps=2)
+    stats = compute_stats(store, CONTENT, FixedClock(NOW, tz=plus8), Limits(), days=2)
+    assert stats["reviews_by_day"] == [{"date": "2026-03-09", "count": 0}, {"date": "2026-03-10", "count": 1}]
+    assert stats["forecast"][:2] == [0, 1]  # 05:00 on the 11th at +8
+    assert stats["reviewed_today"] == 1
+
+
+def test_retention_window_starts_at_the_first_study_day_and_rounds_to_four_places(store):
+    window_start = datetime(2026, 2, 9, 4, tzinfo=timezone.utc)  # 30 study days back from the 10th
+    log(store, "q/a", 3, window_start)
+    log(store, "q/a", 1, window_start + timedelta(days=1))
+    log(store, "q/a", 1, window_start + timedelta(days=2))
+    log(store, "q/a", 4, window_start - timedelta(microseconds=1))  # just before: left out
+    stats = compute_stats(store, CONTENT, FixedClock(NOW), Limits())
+    assert stats["retention_reviews_30d"] == 3 and stats["retention_30d"] == 0.3333
+
+
+def test_the_logged_states_are_what_undo_restores(store):
+    before = CardState("q/a", state=REVIEW, stability=2, difficulty=3, due=NOW, last_review=NOW, reps=1)
+    after = before.with_(stability=9, reps=2)
+    with store.transaction():
+        store._put(before)
+    log_id = store.record_review(before, after, 3, NOW, 1200, 4.5)
+    assert log_id == 1
+    row = store.conn.execute("SELECT * FROM review_log").fetchone()
+    assert CardState.from_dict(json.loads(row["state_after"])) == after
+    assert CardState.from_dict(json.loads(row["state_before"])) == before
+    assert (row["stability"], row["difficulty"], row["interval_days"], row["duration_ms"]) == (9, 3, 4.5, 1200)
+    assert store.card("q/a") == after
+    assert store.undo_last(NOW) == before and store.card("q/a") == before
+
+
+def test_a_review_card_is_scheduled_from_its_last_review():
+    s = CardState("q/a", state=REVIEW, stability=10.0, difficulty=5.0, due=NOW, reps=3,
+                  last_review=NOW - timedelta(days=10))
+    fresh = FsrsScheduler(fuzz=False).review(s, 3, NOW)
+    long_ago = FsrsScheduler(fuzz=False).review(s.with_(last_review=NOW - timedelta(days=40)), 3, NOW)
+    assert fresh.after.stability != long_ago.after.stability
+    assert fresh.after.state == REVIEW and fresh.after.step is None
