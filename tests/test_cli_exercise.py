@@ -88,7 +88,7 @@ def test_watch_keys_hint_reset_recheck_next_and_quit(isolated_home):
     ]
     seen = []
     try:
-        output = lines(proc, timeout=120)
+        output = lines(proc, timeout=300)  # a guard against a hang, generous for a loaded machine
         for wanted, typed in steps:
             for line in output:
                 seen.append(line)
