@@ -30,7 +30,8 @@ def _first_frame_ms() -> float:
 def run() -> dict:
     _first_frame_ms()  # warm the content cache and the OS file cache, as on a second start
     frames = [_first_frame_ms() for _ in range(5)]
-    out = subprocess.run([sys.executable, str(PROBE), "every-screen"], capture_output=True, text=True, check=True)
+    out = subprocess.run([sys.executable, str(PROBE), "every-screen"], capture_output=True, text=True, check=True,
+                         timeout=300)
     report = json.loads(out.stdout.strip().splitlines()[-1])
     assert report["heavy"] == [], report["heavy"]
     return {"tui_first_frame_ms": round(statistics.median(frames), 1), "tui_peak_rss_mb": report["peak_rss_mb"]}

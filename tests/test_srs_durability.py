@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from proc_lines import lines
+
 from quiz.srs.store import Store
 
 SCRIPT = Path(__file__).parent / "srs_worker_script.py"
@@ -22,12 +24,12 @@ def test_kill_9_loses_no_committed_rating(tmp_path):
     db = tmp_path / "p.sqlite3"
     proc = start(db, "crash", 100_000)
     committed = []
-    for line in proc.stdout:
+    for line in lines(proc, timeout=120):
         committed.append(line.split())
         if len(committed) == 300:
             os.kill(proc.pid, signal.SIGKILL)
             break
-    proc.wait()
+    proc.wait(timeout=30)
     assert proc.returncode == -signal.SIGKILL
     with Store.open(db) as store:
         ids = {row[0] for row in store.conn.execute("SELECT id FROM review_log")}

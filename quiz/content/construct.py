@@ -8,7 +8,7 @@ from typing import Any
 from pydantic import BaseModel
 
 _set = object.__setattr__
-_PLANS: dict[type, dict[str, tuple[str, type]]] = {}
+_PLANS: dict[type, dict[str, tuple[str, Any]]] = {}
 
 
 def _model_in(annotation: Any) -> type | None:
@@ -20,8 +20,8 @@ def _model_in(annotation: Any) -> type | None:
     return None
 
 
-def _plan(model: type[BaseModel]) -> dict[str, tuple[str, type]]:
-    plan = {}
+def _plan(model: type[BaseModel]) -> dict[str, tuple[str, Any]]:
+    plan: dict[str, tuple[str, Any]] = {}
     for name, info in model.model_fields.items():
         ann = info.annotation
         origin = typing.get_origin(ann)

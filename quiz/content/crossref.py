@@ -32,9 +32,9 @@ def check(bank: Bank, strict: bool) -> None:
                 out.append(at(path, ("number",), f"number {q.number} is also used by '{other}' ({bank.question_paths[other]})"))
             else:
                 numbers[q.number] = qid
-        for i, ex in enumerate(q.exercises):
-            if ex not in bank.exercises:
-                out.append(at(path, ("exercises", i), f"unknown exercise id '{ex}'"))
+        for i, ref in enumerate(q.exercises):
+            if ref not in bank.exercises:
+                out.append(at(path, ("exercises", i), f"unknown exercise id '{ref}'"))
         for i, rel in enumerate(q.related):
             if rel not in bank.questions:
                 out.append(at(path, ("related", i), f"unknown question id '{rel}' in related"))

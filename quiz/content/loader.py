@@ -86,7 +86,7 @@ def _validate(doc: YamlDoc, model: type[BaseModel], strict: bool) -> tuple[Any, 
     return obj, problems
 
 
-def _pydantic_problem(doc: YamlDoc, model: type[BaseModel], err: dict) -> Problem:
+def _pydantic_problem(doc: YamlDoc, model: type[BaseModel], err: Any) -> Problem:
     loc = tuple(err["loc"])
     where = ".".join(str(p) for p in loc) or "document"
     kind = err["type"]

@@ -6,6 +6,7 @@ import random
 from dataclasses import dataclass, field
 
 from quiz.content.bank import Bank
+from quiz.content.models import Choice
 from quiz.session.cards import question_card_id
 
 
@@ -58,6 +59,11 @@ def build_items(bank: Bank, modules: list[str] | None, count: int, store=None, w
         if len(items) >= count:
             break
     return items
+
+
+def choice_correct(choice: Choice, picked: set[int]) -> bool:
+    """Right only when the picked options are exactly the correct ones (all of them, for select-all items)."""
+    return picked == {i for i, option in enumerate(choice.options) if option.correct}
 
 
 def keyword_coverage(answer: str, groups: list, lang: str) -> tuple[list, list]:

@@ -78,7 +78,7 @@ def build_queue(store: Store, content: list[tuple[str, str]], clock: Clock, limi
             continue
         if state.state == REVIEW and sibling_waits(state.card_id):
             continue
-        if state.state == REVIEW or state.due <= now:
+        if state.state == REVIEW or (state.due is not None and state.due <= now):
             due.append(state)
     blocked = store.unavailable_as_new(now)
     fresh = [item for item in content if item[0] not in blocked and not sibling_waits(item[0])]

@@ -136,7 +136,7 @@ class Store:
                 (after.card_id, rating, _ts(at), duration_ms, json.dumps(before.to_dict()),
                  json.dumps(after.to_dict()), after.stability, after.difficulty, interval_days),
             )
-            return int(cur.lastrowid)
+            return int(cur.lastrowid or 0)
 
     def set_flags(self, card_id: str, **flags) -> CardState:
         """Suspend/unsuspend (`suspended`), bury (`buried_until`), or clear `leech`."""
@@ -274,7 +274,7 @@ class Store:
                 "INSERT INTO quiz_sessions (started_at, finished_at, mode, items, correct, summary) VALUES (?, ?, ?, ?, ?, ?)",
                 (_ts(started), _ts(finished), mode, items, correct, json.dumps(summary, ensure_ascii=False)),
             )
-            return int(cur.lastrowid)
+            return int(cur.lastrowid or 0)
 
     def sessions(self, limit: int = 20) -> list[sqlite3.Row]:
         return self.conn.execute("SELECT * FROM quiz_sessions ORDER BY id DESC LIMIT ?", (limit,)).fetchall()

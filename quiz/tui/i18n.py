@@ -64,6 +64,7 @@ STRINGS: dict[str, tuple[str, str]] = {  # key: (zh, en)
     "rate_prompt": ("1 重来 · 2 困难 · 3 或空格 良好 · 4 简单 · ↑↓ 滚动", "1 again · 2 hard · 3 or space good · 4 easy · ↑↓ scroll"),
     "correct": ("正确", "Correct"),
     "wrong": ("错误", "Wrong"),
+    "select_all_hint": ("多选：回车标记每个正确选项，ctrl+r 提交", "Select all that apply: enter marks an option, ctrl+r submits"),
     "summary": ("本轮总结", "Session summary"),
     "score": ("得分", "Score"),
     "time": ("用时", "Time"),

@@ -1,4 +1,4 @@
-"""Run in a fresh interpreter by tests and benchmarks: open every screen, then report sys.modules and peak RSS."""
+"""Run in a fresh interpreter: open every screen, grade with the real grader worker, report sys.modules."""
 
 import asyncio
 import json
@@ -11,15 +11,18 @@ from pathlib import Path
 START = time.perf_counter()
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tui.harness import make_context  # noqa: E402
+from tui.harness import FIXTURES, make_context  # noqa: E402
+
+from quiz.grader.runner import GraderWorker  # noqa: E402
 
 from quiz.tui.app import QuizApp  # noqa: E402
 
 
 async def main() -> dict:
-    ctx = make_context(Path(tempfile.mkdtemp()), roots=None)
+    ctx = make_context(Path(tempfile.mkdtemp()), roots=None, grader=GraderWorker)
     app = QuizApp(ctx)
     first_frame = None
+    verdict = grader = ""
     async with app.run_test(size=(100, 30)) as pilot:
         await pilot.pause()
         first_frame = (time.perf_counter() - START) * 1000
@@ -29,14 +32,19 @@ async def main() -> dict:
             await pilot.pause()
         app.open_screen("exercise", exercise_id="double-fixture")
         await pilot.pause()
+        solution = (FIXTURES / "exercises" / "double" / "solution.py").read_text(encoding="utf-8")
+        app.screen.query_one("#editor").text = solution
         await pilot.press("ctrl+r")
         await app.workers.wait_for_complete()
         await pilot.pause()
+        verdict = str(app.screen.query_one("#results").render())
+        grader = type(app.screen.grader).__name__
         await pilot.press("ctrl+p")
         await pilot.pause()
     ctx.services.close()
     heavy = sorted(m for m in sys.modules if m.split(".")[0] in ("torch", "numpy", "pytest"))
-    return {"first_frame_ms": round(first_frame, 1), "heavy_modules": heavy,
+    return {"first_frame_ms": round(first_frame, 1), "heavy_modules": heavy, "verdict": verdict,
+            "grader": grader,
             "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)}
 
 

@@ -51,8 +51,17 @@ async def test_review_a_card_lands_in_the_store(ctx):
         assert ctx.store.card("q/q1").is_new
 
 
-async def test_quiz_session_to_summary(ctx):
+async def test_quiz_session_to_summary(tmp_path, monkeypatch):
+    import random
+    from types import SimpleNamespace
+
+    from tui.harness import FIXTURES, make_context
+
+    ctx = make_context(tmp_path, roots=[FIXTURES / "srs-pack", FIXTURES / "exercises", FIXTURES / "choice-pack"])
+    # this seed deals a typed question, a multiple-choice item, then a typed question
+    monkeypatch.setattr("quiz.session.quiz.random", SimpleNamespace(Random=lambda seed=None: random.Random(5)))
     app = QuizApp(ctx)
+    kinds = []
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("z")
         await pilot.pause()
@@ -63,6 +72,7 @@ async def test_quiz_session_to_summary(ctx):
         session = app.screen
         assert session.__class__.__name__ == "QuizSessionScreen"
         for _ in range(3):
+            kinds.append(session.item.kind)
             if session.item.kind == "question":
                 session.query_one("#answer-input", TextArea).text = "Point"
                 await pilot.press("ctrl+r")
@@ -73,6 +83,7 @@ async def test_quiz_session_to_summary(ctx):
                 session.query_one("#quiz-options", OptionList).focus()
                 await pilot.press("enter")
                 await pilot.pause()
+                assert "Wrong" in session.query_one("#quiz-feedback", Markdown).source  # A is not the answer
                 await pilot.press("n")
             await pilot.pause()
         assert app.screen.__class__.__name__ == "QuizSummaryScreen"
@@ -80,6 +91,8 @@ async def test_quiz_session_to_summary(ctx):
         rows = ctx.store.sessions()
         assert len(rows) == 1 and rows[0]["items"] == 3
         assert json.loads(rows[0]["summary"])["items"] == 3
+    ctx.services.close()
+    assert kinds == ["question", "choice", "question"]
 
 
 async def test_exercise_check_with_fake_grader(ctx):

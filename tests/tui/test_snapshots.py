@@ -1,9 +1,7 @@
-"""Snapshot tests of each screen's key states (fixed clock, fixed paths, test pack)."""
+"""Snapshot tests of each screen's key states (fixed clock, a relative QUIZ_HOME so paths on screen are stable,
+test pack)."""
 
 from __future__ import annotations
-
-import shutil
-from pathlib import Path
 
 import pytest
 
@@ -11,13 +9,12 @@ from quiz.tui.app import QuizApp
 from tui.harness import make_context
 
 SIZE = (100, 30)
-HOME = Path("/tmp/quiz-snapshot-home")
 
 
 @pytest.fixture
 def app(tmp_path, monkeypatch):
-    shutil.rmtree(HOME, ignore_errors=True)
-    monkeypatch.setenv("QUIZ_HOME", str(HOME))
+    monkeypatch.chdir(tmp_path)  # each test its own folder; the screen shows the same relative path every run
+    monkeypatch.setenv("QUIZ_HOME", "quiz-snapshot-home")
     ctx = make_context(tmp_path)
     yield QuizApp(ctx)
     ctx.services.close()

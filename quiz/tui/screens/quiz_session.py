@@ -11,7 +11,7 @@ from textual.widgets import Header, Markdown, OptionList, Static, TextArea
 
 from quiz.content.dunders import escape_dunders
 from quiz.content.keywords import label
-from quiz.session.quiz import QuizItem, QuizOutcome, QuizSummary, keyword_coverage
+from quiz.session.quiz import QuizItem, QuizOutcome, QuizSummary, choice_correct, keyword_coverage
 from quiz.tui.plain import plain
 from quiz.tui.screens.base import BaseScreen, store_guard
 from quiz.tui.widgets.keybar import KeyBar
@@ -44,6 +44,7 @@ class QuizSessionScreen(BaseScreen):
         self.item_started = time.monotonic()
         self.revealed = False
         self.answered = False
+        self.picked: set[int] = set()  # options marked so far on a select-all item
         self.timer = None
         self._progress = None
 
@@ -75,6 +76,7 @@ class QuizSessionScreen(BaseScreen):
         q = self.ctx.bank.questions[item.question_id]
         if not keep:
             self.revealed = self.answered = False
+            self.picked = set()
             self.item_started = time.monotonic()
             area = self.query_one("#answer-input", TextArea)
             area.text, area.read_only = "", False
@@ -93,14 +95,19 @@ class QuizSessionScreen(BaseScreen):
                 area.focus()
         else:
             choice = next(c for c in q.choices if c.id == item.choice_id)
-            self.query_one("#quiz-question", Markdown).update(f"## {escape_dunders(choice.prompt.get(lang))}")
+            hint = f"\n\n*{self.t('select_all_hint')}*" if choice.select_all else ""
+            self.query_one("#quiz-question", Markdown).update(f"## {escape_dunders(choice.prompt.get(lang))}{hint}")
             area.display, options.display = False, True
+            highlighted = options.highlighted
             options.clear_options()
-            options.add_options([plain(f"{chr(65 + i)}. {o.text.get(lang)}") for i, o in enumerate(choice.options)])
+            marks = ["☑ " if i in self.picked else ("☐ " if choice.select_all else "") for i in range(len(choice.options))]
+            options.add_options([plain(f"{marks[i]}{chr(65 + i)}. {o.text.get(lang)}") for i, o in enumerate(choice.options)])
             options.disabled = self.answered
             if not keep:
                 options.highlighted = 0
                 options.focus()
+            else:
+                options.highlighted = highlighted
         feedback.set_class(not (self.revealed or self.answered), "hidden")
         if self.revealed and item.kind == "question":
             feedback.update(escape_dunders(self._question_feedback()))
@@ -132,6 +139,9 @@ class QuizSessionScreen(BaseScreen):
             self.run_worker(self.action_reveal())
 
     async def action_reveal(self) -> None:
+        if self.item.kind == "choice" and not self.answered and self._choice().select_all:
+            self._answer_choice(self.picked)
+            return
         if self.item.kind == "question" and not self.revealed:
             self.revealed = True
             feedback = self.query_one("#quiz-feedback", Markdown)
@@ -154,7 +164,11 @@ class QuizSessionScreen(BaseScreen):
         if self.item.kind != "choice" or self.answered or index >= options.option_count:
             return
         options.highlighted = index
-        self._answer_choice(index)
+        if self._choice().select_all:  # letters mark options; ctrl+r submits the set
+            self.picked ^= {index}
+            self.show_item(keep=True)
+            return
+        self._answer_choice({index})
 
     def action_back(self) -> None:
         """Leaving mid-session asks first; what was answered is kept and summarised."""
@@ -174,19 +188,26 @@ class QuizSessionScreen(BaseScreen):
 
         self.app.push_screen(ConfirmScreen(self.t("confirm_leave_quiz"), self.t("yes"), self.t("no")), leave)
 
+    def _choice(self):
+        q = self.ctx.bank.questions[self.item.question_id]
+        return next(c for c in q.choices if c.id == self.item.choice_id)
+
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         if self.item.kind != "choice" or self.answered:
             return
-        self._answer_choice(event.option_index)
+        if self._choice().select_all:
+            self.picked ^= {event.option_index}
+            self.show_item(keep=True)
+            return
+        self._answer_choice({event.option_index})
 
-    def _answer_choice(self, index: int) -> None:
-        q = self.ctx.bank.questions[self.item.question_id]
-        choice = next(c for c in q.choices if c.id == self.item.choice_id)
-        picked = choice.options[index]
+    def _answer_choice(self, picked: set[int]) -> None:
+        choice = self._choice()
+        correct = choice_correct(choice, picked)
         right = [chr(65 + i) for i, o in enumerate(choice.options) if o.correct]
         self.answered = True
-        self.summary.outcomes.append(QuizOutcome(self.item, picked.correct, None, time.monotonic() - self.item_started))
-        verdict = f"**✓ {self.t('correct')}**" if picked.correct else f"**✗ {self.t('wrong')}** → {', '.join(right)}"
+        self.summary.outcomes.append(QuizOutcome(self.item, correct, None, time.monotonic() - self.item_started))
+        verdict = f"**✓ {self.t('correct')}**" if correct else f"**✗ {self.t('wrong')}** → {', '.join(right)}"
         feedback = self.query_one("#quiz-feedback", Markdown)
         feedback.update(f"{verdict}\n\n{escape_dunders(choice.explain.get(self.lang))}\n\n*n: {self.t('next')}*")
         feedback.remove_class("hidden")

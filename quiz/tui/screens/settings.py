@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Literal
+
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
@@ -10,7 +12,7 @@ from textual.widgets import Button, Header, Input, Label, Select, Switch
 from quiz.tui.screens.base import BaseScreen, store_guard
 from quiz.tui.widgets.keybar import KeyBar
 
-FIELDS = [  # (settings key, label key, kind)
+FIELDS: list[tuple[str, str, Literal["integer", "number", "text"]]] = [  # (settings key, label key, kind)
     ("desired_retention", "retention_target", "number"),
     ("new_per_day", "daily_new", "integer"),
     ("reviews_per_day", "daily_reviews", "integer"),
