@@ -47,7 +47,7 @@ def test_validate_reports_a_forbidden_reference_at_its_line(tmp_path):
     pack = make_pack(tmp_path, "os.system")
     proc = run_validate("--strict", str(pack))
     assert proc.returncode == 1
-    line = next(l for l in proc.stdout.splitlines() if "os.system" in l)
+    line = next(row for row in proc.stdout.splitlines() if "os.system" in row)
     path, row, col = line.split(":")[:3]
     assert path.endswith("exercise.yaml") and int(row) > 1 and int(col) >= 1
 

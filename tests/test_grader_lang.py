@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from grader_helpers import FIXTURE, WRONG_DOUBLE, grade_source, load_exercise
+from grader_helpers import FIXTURE, WRONG_DOUBLE, load_exercise
 from quiz.grader.runner import GraderWorker
 
 

@@ -14,7 +14,7 @@ from quiz.srs.cardstate import LEARNING, NEW, RELEARNING, REVIEW, CardState
 from quiz.srs.clock import Clock, FixedClock, day_bounds, iso
 from quiz.srs.queue import Limits, Queue, build_queue, interleave
 from quiz.srs.scheduler import FsrsScheduler, format_interval
-from quiz.srs.stats import MATURE_DAYS, compute_stats
+from quiz.srs.stats import compute_stats
 from quiz.srs.store import Store, StoreError
 
 NOW = datetime(2026, 3, 10, 12, 0, tzinfo=timezone.utc)  # 12:00 UTC; the study day began at 04:00
@@ -45,15 +45,17 @@ def log(store, card_id, rating, at, before_state=REVIEW, undone=False):
 
 
 def test_stats_count_states_modules_and_mastery(store):
-    put(store, "q/a", state=REVIEW, stability=MATURE_DAYS, difficulty=5, due=NOW - timedelta(days=1),
-        last_review=NOW - timedelta(days=20), reps=5)
-    put(store, "q/a/c", state=REVIEW, stability=MATURE_DAYS - 0.5, difficulty=5, due=NOW + timedelta(days=3),
-        reps=3)
+    # mastered: recalled now with probability >= 0.9 (last seen 1 day ago, stability 40 days); not mastered:
+    # stability 2 days, last seen 30 days ago
+    put(store, "q/a", state=REVIEW, stability=40, difficulty=5, due=NOW - timedelta(days=1),
+        last_review=NOW - timedelta(days=1), reps=5)
+    put(store, "q/a/c", state=REVIEW, stability=2, difficulty=5, due=NOW + timedelta(days=3),
+        last_review=NOW - timedelta(days=30), reps=3)
     put(store, "q/b", state=LEARNING, stability=1, difficulty=5, due=NOW + timedelta(hours=1), reps=1)
     put(store, "q/c", state=RELEARNING, stability=1, difficulty=5, due=NOW + timedelta(days=1, hours=17),
         reps=9, lapses=8, leech=True)
     put(store, "q/d", state=REVIEW, stability=40, difficulty=5, due=NOW - timedelta(days=2), reps=4,
-        suspended=True)
+        last_review=NOW - timedelta(days=2), suspended=True)
     put(store, "q/zzz", state=REVIEW, stability=40, difficulty=5, due=NOW, reps=4)  # not in the content
     stats = compute_stats(store, CONTENT, FixedClock(NOW), Limits())
     assert stats["by_state"] == {"new": 1, "learning": 1, "review": 2, "relearning": 1, "suspended": 1, "leech": 1}

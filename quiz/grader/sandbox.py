@@ -470,7 +470,7 @@ def reap_orphans(rounds: int = 50) -> int:
 
 
 def _children_of(ppid: int) -> list[int]:
-    kids = []
+    kids: list[int] = []
     try:
         names = os.listdir("/proc")
     except OSError:

@@ -18,7 +18,7 @@ TIMES = {
 }
 JSON = {"review_log": ("state_before", "state_after"), "quiz_sessions": ("summary",)}
 _INT, _NUM = ("integer",), ("integer", "real", "null")
-TYPES = {
+TYPES: dict[str, dict[str, tuple[str, ...]]] = {
     "cards": {"state": _INT, "reps": _INT, "lapses": _INT, "suspended": _INT, "leech": _INT,
               "step": ("integer", "null"), "stability": _NUM, "difficulty": _NUM},
     "review_log": {"rating": _INT},

@@ -70,7 +70,8 @@ def build_queue(store: Store, content: list[tuple[str, str]], clock: Clock, limi
         buried_notes = {sibling_key(c) for c in rated_today}
 
     def sibling_waits(card_id: str) -> bool:
-        return bool(buried_notes) and card_id not in rated_today and sibling_key(card_id) in buried_notes
+        return (sibling_key is not None and bool(buried_notes) and card_id not in rated_today
+                and sibling_key(card_id) in buried_notes)
 
     due = []
     for state in store.due_before(now, end):
@@ -100,7 +101,7 @@ def build_queue(store: Store, content: list[tuple[str, str]], clock: Clock, limi
 
 
 def after_rating(queue: Queue, limits: Limits, before: CardState, after: CardState, now: datetime,
-                 siblings: set[str] = frozenset()) -> Queue:
+                 siblings: frozenset[str] | set[str] = frozenset()) -> Queue:
     """The queue as `build_queue` would give it right after one rating, without reading the store.
 
     `siblings` are the rated card's siblings, held back when `limits.bury_siblings` is on.
@@ -113,7 +114,7 @@ def after_rating(queue: Queue, limits: Limits, before: CardState, after: CardSta
     candidates = [c for c in queue.candidates if c not in gone]
     if after.due is not None and queue.day_end is not None and (after.due <= now or (after.state == REVIEW and after.due < queue.day_end)):
         due_all.append(after)
-        due_all.sort(key=lambda s: s.due)
+        due_all.sort(key=lambda s: s.due or now)
     new_done = queue.new_done_today + (1 if before.is_new else 0)
     reviews_done = queue.reviews_done_today + (0 if before.is_new else 1)
     review_room = max(limits.reviews_per_day - reviews_done, 0)

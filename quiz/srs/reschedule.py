@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from datetime import datetime
+
 from quiz.srs.cardstate import NEW, CardState
 from quiz.srs.scheduler import FsrsScheduler
 from quiz.srs.store import Store
 
 
-def replay(card_id: str, ratings: list[tuple[int, object]], scheduler: FsrsScheduler) -> CardState:
+def replay(card_id: str, ratings: list[tuple[int, datetime]], scheduler: FsrsScheduler) -> CardState:
     """The card as `scheduler` would have left it after these ratings, given in order from new."""
     state = CardState(card_id)
     for rating, at in ratings:

@@ -25,7 +25,8 @@ RATING_WORDS = {1: "again", 2: "hard", 3: "good", 4: "easy"}
 
 def describe(action: Action) -> str:
     """What was done, in words: 'rating good of q/q1', 'suspend of q/q2'."""
-    what = f"rating {RATING_WORDS.get(action.rating, action.rating)}" if action.kind == "rate" else action.kind
+    word = RATING_WORDS.get(action.rating, str(action.rating)) if action.rating is not None else "?"
+    what = f"rating {word}" if action.kind == "rate" else action.kind
     return f"{what} of {action.card_id}"
 
 

@@ -32,7 +32,7 @@ class CardsScreen(BaseScreen):
     def __init__(self, query: str = ""):
         super().__init__()
         self.query_text = query
-        self.rows = []
+        self.rows: list = []
         self.progress = None
 
     def compose(self) -> ComposeResult:

@@ -181,7 +181,7 @@ class ExerciseScreen(FileSync, BaseScreen):
         self.query_one("#grading").add_class("hidden")
         self.record(result)
         # names and messages come from the learner's code: filled in as literal text, never markup
-        lines = [markup(f"[b {COLOURS[result.status]}]{ICONS[result.status]} {result.status}[/]  $summary",
+        lines: list[Content] = [markup(f"[b {COLOURS[result.status]}]{ICONS[result.status]} {result.status}[/]  $summary",
                         summary=f"{result.passed}/{len(result.tests)} · {result.duration_ms} ms")]
         for t in result.tests:
             lines.append(markup(f"[{COLOURS[t.status]}]{ICONS[t.status]}[/] $name", name=t.name))
@@ -195,7 +195,7 @@ class ExerciseScreen(FileSync, BaseScreen):
             lines.append(markup("[dim]$fences[/dim]", fences=f"{self.t('fenced')}: " + ", ".join(result.protections)))
         self.query_one("#results", Static).update(Content("\n").join(lines))
 
-    def _next_line(self) -> str:
+    def _next_line(self) -> Content:
         from quiz.session.exercises import next_unfinished
 
         status = self.ctx.store.exercise_status() if self.ctx.store is not None else {}

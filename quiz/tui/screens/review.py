@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from datetime import datetime
+
 import time
 
 from textual.app import ComposeResult
@@ -37,7 +39,8 @@ class ReviewScreen(BaseScreen):
         self.current = None
         self.revealed = False
         self.shown_at = time.monotonic()
-        self.done_info = None  # (learning cards later today, the first one's due time, due tomorrow)
+        # (learning cards later today, the first one's due time, due tomorrow)
+        self.done_info: tuple[int, datetime | None, int] | None = None
         self.ticks = 0
 
     def compose(self) -> ComposeResult:
@@ -130,6 +133,7 @@ class ReviewScreen(BaseScreen):
         return self._render_done()
 
     def _render_done(self) -> str:
+        assert self.done_info is not None
         later, when, tomorrow = self.done_info
         if later and when is not None:
             wait = max(int((when - self.ctx.services.clock.now()).total_seconds()), 0)

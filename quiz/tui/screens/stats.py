@@ -61,7 +61,7 @@ class StatsScreen(BaseScreen):
         weekdays, months = t("weekdays").split(), t("months").split()
         fmt = (lambda d: f"{d.month}/{d.day}") if self.lang == "zh" else (lambda d: f"{months[d.month - 1]} {d.day}")
         states = " · ".join(f"{t('state_' + k)} {v}" for k, v in data["by_state"].items())
-        parts = [
+        parts: list[str | Content] = [
             (f"[b]{t('today')}[/b]  {t('due_today_cards')} [b]{data['due_today']}[/b] · {t('new_today_cards')} "
              f"[b]{data['new_left_today']}[/b] · {t('reviewed_today')} [b]{data['reviewed_today']}[/b] · "
              f"{t('reviews_total')} {data['reviews_total']}"),
