@@ -16,6 +16,7 @@ import torch
 from quiz.grader import wire
 from quiz.grader.mistakes import explain
 from quiz.grader.results import FAIL, PASS, TestResult
+from quiz.grader.say import say
 
 KINDS = ("function",)
 MAX_CALLS = 10_000
@@ -384,22 +385,26 @@ def judge(check: dict, seed: int, data: Any, ctx: Any) -> TestResult:
         raise wire.WireError("the report has the wrong fields")
     test = getattr(ctx.helpers, check["function"], None)
     if test is None:
-        raise LookupError(f"the exercise's checks.py has no test function {check['function']!r}")
+        raise LookupError(say(f"the exercise's checks.py has no test function {check['function']!r}",
+                              f"本题的 checks.py 里没有测试函数 {check['function']!r}"))
     replays = Replays(data["calls"], getattr(ctx.helpers, "restore", None))
     try:
         run_test(test, Replay(replays), seed)
     except AssertionError as exc:
-        return TestResult(name, FAIL, str(exc) or "an assertion failed")
+        return TestResult(name, FAIL, str(exc) or say("an assertion failed", "断言失败"))
     except LearnerRaised as exc:
         info = exc.info
         status, message = explain(str(info.get("type", "")), str(info.get("message", "")), [])
         if type(info.get("line")) is int:
-            message = f"line {info['line']}: {message}"
+            message = say(f"line {info['line']}: {message}", f"第 {info['line']} 行：{message}")
         return TestResult(name, status, message)
     except Exhausted as exc:
-        return TestResult(name, FAIL, f"your code left no result for call {exc.args[0]} of the entry (it stopped early)")
+        return TestResult(name, FAIL, say(f"your code left no result for call {exc.args[0]} of the entry (it stopped early)",
+                                          f"你的代码没有留下对入口第 {exc.args[0]} 次调用的结果（提前停止了）"))
     except wire.WireError as exc:
-        return TestResult(name, FAIL, f"what your code returned could not be read back: {exc}")
+        return TestResult(name, FAIL, say(f"what your code returned could not be read back: {exc}",
+                                          f"无法读回你的代码返回的内容：{exc}"))
     except Exception as exc:  # noqa: BLE001 - malformed results break the test's own code: never a pass
-        return TestResult(name, FAIL, f"what your code returned has the wrong form ({type(exc).__name__}: {exc})")
-    return TestResult(name, PASS, "passed")
+        return TestResult(name, FAIL, say(f"what your code returned has the wrong form ({type(exc).__name__}: {exc})",
+                                          f"你的代码返回值的形式不对（{type(exc).__name__}: {exc}）"))
+    return TestResult(name, PASS, say("passed", "通过"))
