@@ -117,7 +117,7 @@ class Recorder:
     def _invoke(self, attr: str | None, fn: Any, args: tuple, kwargs: dict):
         log = self._log
         if len(log.records) >= MAX_CALLS:
-            raise RuntimeError("too many calls")
+            raise RuntimeError(say("too many calls", "调用次数过多"))
         events: list = []
         wrapped = [_CallbackRecorder(a, [i], events) if _is_callback(a) else a for i, a in enumerate(args)]
         wrapped_kw = {k: _CallbackRecorder(v, [k], events) if _is_callback(v) else v for k, v in kwargs.items()}
@@ -154,7 +154,7 @@ def differentiable_leaves(values: Any, depth: int = 0) -> list[torch.Tensor]:
 def _jacobian(out: torch.Tensor, xs: list[torch.Tensor]) -> list[Any]:
     """d out / d x for each x, as (out.numel(), x.numel()) matrices; None where out does not depend on x."""
     if out.numel() * sum(x.numel() for x in xs) > MAX_JACOBIAN:
-        raise ValueError("an output too large to follow its gradient")
+        raise ValueError(say("an output too large to follow its gradient", "输出太大，无法追踪它的梯度"))
     rows: list[list[torch.Tensor | None]] = [[] for _ in xs]
     flat = out.reshape(-1)
     for k in range(flat.numel()):
