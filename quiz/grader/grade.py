@@ -74,7 +74,7 @@ def grade(exercise: dict, folder: Path, file: Path, scratch: str, fences: list[s
                 first = not any(t.status == TIMEOUT for t in tests)
                 tests.append(TestResult(plan["name"], TIMEOUT, say(
                     f"still running after the {limit:g} s limit: an endless loop, or far too much work",
-                    f"超过 {limit:g} 秒的时限仍在运行：死循环，或者工作量大得离谱") if first
+                    f"超过 {limit:g} 秒的时限仍在运行：死循环，或者计算量过大") if first
                     else say("not run: the time limit was used up by earlier checks", "未运行：时限已被前面的检查用完")))
             else:
                 tests.append(TestResult(plan["name"], ERROR, _no_report(outcome)))
@@ -82,7 +82,7 @@ def grade(exercise: dict, folder: Path, file: Path, scratch: str, fences: list[s
         verdict = by_index.get(i)
         if verdict is None or verdict.get("status") not in ("pass", "fail", "error"):
             tests.append(TestResult(plan["name"], ERROR, say("the judge gave no verdict for this check (grader problem)",
-                                                             "评判方没有给出这项检查的结论（评测器的问题）")))
+                                                             "评判进程没有给出这项检查的结论（评测器自身的问题）")))
         else:
             tests.append(TestResult(plan["name"], verdict["status"], str(verdict.get("message", ""))))
     if tests:
