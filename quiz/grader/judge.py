@@ -14,6 +14,7 @@ from quiz.grader.kinds import autograd, module_for
 from quiz.grader.loading import load_module
 from quiz.grader.mistakes import explain
 from quiz.grader.results import ERROR, FAIL
+from quiz.grader.say import say
 
 Emit = Callable[[dict], None]
 
@@ -33,7 +34,8 @@ class Context:
             if self._solution is None:
                 module = load_module(self.folder / "solution.py", "exercise_solution")
                 if module is None or not hasattr(module, self.entry):
-                    raise LookupError("the exercise has no solution.py defining its entry to judge against")
+                    raise LookupError(say("the exercise has no solution.py defining its entry to judge against",
+                                          "本题没有可供对照评判的 solution.py（需定义入口）"))
                 self._solution = getattr(module, self.entry)
             return self._solution
         problem = reference_problem(target)
@@ -61,7 +63,7 @@ def judge_record(ctx: Context, plan: dict, record: dict, arg_names: list[str]) -
         info = record["raised"] if type(record["raised"]) is dict else {}
         status, message = explain(str(info.get("type", "")), str(info.get("message", "")), arg_names)
         if type(info.get("line")) is int:
-            message = f"line {info['line']}: {message}"
+            message = say(f"line {info['line']}: {message}", f"第 {info['line']} 行：{message}")
         if type(info.get("hint")) is str and info["hint"] and status == FAIL:
             message += info["hint"]
         return status, message
@@ -69,9 +71,10 @@ def judge_record(ctx: Context, plan: dict, record: dict, arg_names: list[str]) -
     try:
         test = module_for(check["kind"]).judge(check, plan["seed"], record.get("data"), ctx)
     except (wire.WireError, autograd.Malformed) as exc:
-        return FAIL, f"what your code reported could not be judged: {exc}"
+        return FAIL, say(f"what your code reported could not be judged: {exc}", f"无法评判你的代码报告的内容：{exc}")
     except (TypeError, ValueError, KeyError, IndexError, RuntimeError) as exc:
-        return FAIL, f"what your code returned has the wrong form ({type(exc).__name__}: {exc})"
+        return FAIL, say(f"what your code returned has the wrong form ({type(exc).__name__}: {exc})",
+                         f"你的代码返回值的形式不对（{type(exc).__name__}: {exc}）")
     return test.status, test.message
 
 
@@ -83,7 +86,9 @@ def run(exercise: dict, folder: Path, plans: list[dict], records: dict[int, dict
         ctx = Context(exercise, folder)
     except Exception as exc:  # noqa: BLE001 - a broken checks.py is the exercise's error, not the learner's
         for plan in plans:
-            emit({"index": plan["index"], "status": ERROR, "message": f"the exercise's checks could not load: {type(exc).__name__}: {exc}"})
+            emit({"index": plan["index"], "status": ERROR, "message": say(
+                f"the exercise's checks could not load: {type(exc).__name__}: {exc}",
+                f"本题的 checks 无法加载：{type(exc).__name__}: {exc}")})
         return
     for plan in plans:
         record = records.get(plan["index"])
@@ -94,5 +99,5 @@ def run(exercise: dict, folder: Path, plans: list[dict], records: dict[int, dict
         try:
             status, message = judge_record(ctx, plan, record, arg_names)
         except LookupError as exc:
-            status, message = ERROR, f"the exercise is broken: {exc}"
+            status, message = ERROR, say(f"the exercise is broken: {exc}", f"本题本身有问题：{exc}")
         emit({"index": plan["index"], "status": status, "message": message})

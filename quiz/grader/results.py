@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
 
+from quiz.grader.say import say
+
 RESULTS_VERSION = 1
 PASS, FAIL, ERROR, TIMEOUT = "pass", "fail", "error", "timeout"
 STATUSES = (PASS, FAIL, ERROR, TIMEOUT)
@@ -76,14 +78,14 @@ def overall(exercise: str, tests: list[TestResult], duration_ms: int) -> Result:
     """The exercise's status from its tests: timeout beats error beats fail; pass only if all pass."""
     statuses = {t.status for t in tests}
     if not tests:
-        status, message = ERROR, "no checks ran"
+        status, message = ERROR, say("no checks ran", "没有运行任何检查")
     elif TIMEOUT in statuses:
-        status, message = TIMEOUT, "a check ran past the time limit"
+        status, message = TIMEOUT, say("a check ran past the time limit", "有检查超出了时限")
     elif ERROR in statuses:
         status, message = ERROR, next(t.message for t in tests if t.status == ERROR)
     elif FAIL in statuses:
         failed = sum(t.status == FAIL for t in tests)
-        status, message = FAIL, f"{failed} of {len(tests)} checks failed"
+        status, message = FAIL, say(f"{failed} of {len(tests)} checks failed", f"{len(tests)} 项检查中有 {failed} 项未通过")
     else:
-        status, message = PASS, f"all {len(tests)} checks passed"
+        status, message = PASS, say(f"all {len(tests)} checks passed", f"全部 {len(tests)} 项检查通过")
     return Result(exercise=exercise, status=status, message=message, duration_ms=duration_ms, tests=tests)

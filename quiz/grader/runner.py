@@ -93,15 +93,18 @@ class GraderWorker:
             try:
                 reply = self._exchange(request, limit)
             except GraderError as exc:
-                return Result(exercise["id"], ERROR, f"the grader stopped answering and was restarted: {exc}")
+                return Result(exercise["id"], ERROR, f"评测器没有响应，已重启：{exc}" if lang == "zh"
+                              else f"the grader stopped answering and was restarted: {exc}")
             if "error" in reply:
-                return Result(exercise["id"], ERROR, f"grader problem: {str(reply['error'])[:500]}")
+                problem = str(reply["error"])[:500]
+                return Result(exercise["id"], ERROR, f"评测器出错：{problem}" if lang == "zh" else f"grader problem: {problem}")
             reply.pop("id", None)
             try:
                 return Result.from_dict(reply)
             except (ValueError, TypeError, KeyError):
                 self.close()
-                return Result(exercise["id"], ERROR, "the grader's reply was not a result; the grader was restarted")
+                return Result(exercise["id"], ERROR, "评测器的回复不是结果，已重启评测器" if lang == "zh"
+                              else "the grader's reply was not a result; the grader was restarted")
 
     def ping(self) -> dict:
         with self._lock:

@@ -7,8 +7,9 @@ from types import ModuleType
 
 def module_for(check_kind: str) -> ModuleType:
     from quiz.grader.kinds import autograd, function
+    from quiz.grader.say import say
 
     for module in (autograd, function):
         if check_kind in module.KINDS:
             return module
-    raise LookupError(f"unknown check kind {check_kind!r}")
+    raise LookupError(say(f"unknown check kind {check_kind!r}", f"未知的检查类型 {check_kind!r}"))

@@ -16,6 +16,7 @@ import torch
 from quiz.grader import wire
 from quiz.grader.mistakes import explain
 from quiz.grader.results import FAIL, PASS, TestResult
+from quiz.grader.say import say
 
 KINDS = ("function",)
 MAX_CALLS = 10_000
@@ -116,7 +117,7 @@ class Recorder:
     def _invoke(self, attr: str | None, fn: Any, args: tuple, kwargs: dict):
         log = self._log
         if len(log.records) >= MAX_CALLS:
-            raise RuntimeError("too many calls")
+            raise RuntimeError(say("too many calls", "调用次数过多"))
         events: list = []
         wrapped = [_CallbackRecorder(a, [i], events) if _is_callback(a) else a for i, a in enumerate(args)]
         wrapped_kw = {k: _CallbackRecorder(v, [k], events) if _is_callback(v) else v for k, v in kwargs.items()}
@@ -153,7 +154,7 @@ def differentiable_leaves(values: Any, depth: int = 0) -> list[torch.Tensor]:
 def _jacobian(out: torch.Tensor, xs: list[torch.Tensor]) -> list[Any]:
     """d out / d x for each x, as (out.numel(), x.numel()) matrices; None where out does not depend on x."""
     if out.numel() * sum(x.numel() for x in xs) > MAX_JACOBIAN:
-        raise ValueError("an output too large to follow its gradient")
+        raise ValueError(say("an output too large to follow its gradient", "输出太大，无法追踪它的梯度"))
     rows: list[list[torch.Tensor | None]] = [[] for _ in xs]
     flat = out.reshape(-1)
     for k in range(flat.numel()):
@@ -384,22 +385,26 @@ def judge(check: dict, seed: int, data: Any, ctx: Any) -> TestResult:
         raise wire.WireError("the report has the wrong fields")
     test = getattr(ctx.helpers, check["function"], None)
     if test is None:
-        raise LookupError(f"the exercise's checks.py has no test function {check['function']!r}")
+        raise LookupError(say(f"the exercise's checks.py has no test function {check['function']!r}",
+                              f"本题的 checks.py 里没有测试函数 {check['function']!r}"))
     replays = Replays(data["calls"], getattr(ctx.helpers, "restore", None))
     try:
         run_test(test, Replay(replays), seed)
     except AssertionError as exc:
-        return TestResult(name, FAIL, str(exc) or "an assertion failed")
+        return TestResult(name, FAIL, str(exc) or say("an assertion failed", "断言失败"))
     except LearnerRaised as exc:
         info = exc.info
         status, message = explain(str(info.get("type", "")), str(info.get("message", "")), [])
         if type(info.get("line")) is int:
-            message = f"line {info['line']}: {message}"
+            message = say(f"line {info['line']}: {message}", f"第 {info['line']} 行：{message}")
         return TestResult(name, status, message)
     except Exhausted as exc:
-        return TestResult(name, FAIL, f"your code left no result for call {exc.args[0]} of the entry (it stopped early)")
+        return TestResult(name, FAIL, say(f"your code left no result for call {exc.args[0]} of the entry (it stopped early)",
+                                          f"你的代码没有留下对入口第 {exc.args[0]} 次调用的结果（提前停止了）"))
     except wire.WireError as exc:
-        return TestResult(name, FAIL, f"what your code returned could not be read back: {exc}")
+        return TestResult(name, FAIL, say(f"what your code returned could not be read back: {exc}",
+                                          f"无法读回你的代码返回的内容：{exc}"))
     except Exception as exc:  # noqa: BLE001 - malformed results break the test's own code: never a pass
-        return TestResult(name, FAIL, f"what your code returned has the wrong form ({type(exc).__name__}: {exc})")
-    return TestResult(name, PASS, "passed")
+        return TestResult(name, FAIL, say(f"what your code returned has the wrong form ({type(exc).__name__}: {exc})",
+                                          f"你的代码返回值的形式不对（{type(exc).__name__}: {exc}）"))
+    return TestResult(name, PASS, say("passed", "通过"))

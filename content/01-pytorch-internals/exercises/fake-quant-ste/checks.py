@@ -2,6 +2,8 @@
 
 import torch
 
+from quiz.grader.say import say
+
 
 def reference(x, scale, zero_point, qmin, qmax):
     return torch.fake_quantize_per_tensor_affine(x, scale, zero_point, qmin, qmax)
@@ -14,7 +16,10 @@ def test_ste_mask(entry):
     y = entry.apply(x, 0.5, 2, 0, 10)
     (grad,) = torch.autograd.grad(y, x, torch.ones_like(y))
     for i in range(len(x)):
-        assert float(grad[i]) == float(expected[i]), (
-            f"at x = {float(x[i])} (round(x/scale)+zero_point = {int(torch.round(x[i] / 0.5)) + 2}, range [0, 10]) "
-            f"the gradient should be {float(expected[i]):g} but is {float(grad[i]):g}"
+        q = int(torch.round(x[i] / 0.5)) + 2
+        assert float(grad[i]) == float(expected[i]), say(
+            f"at x = {float(x[i])} (round(x/scale)+zero_point = {q}, range [0, 10]) "
+            f"the gradient should be {float(expected[i]):g} but is {float(grad[i]):g}",
+            f"在 x = {float(x[i])} 处（round(x/scale)+zero_point = {q}，范围 [0, 10]），"
+            f"梯度应为 {float(expected[i]):g}，实际是 {float(grad[i]):g}",
         )

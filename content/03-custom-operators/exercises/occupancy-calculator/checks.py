@@ -1,5 +1,7 @@
 """Known occupancy figures on an A100 (sm_80) and a GA10x part (sm_86)."""
 
+from quiz.grader.say import say
+
 A100 = {
     "max_warps": 64, "max_blocks": 32, "regs": 65536, "reg_unit": 256, "max_regs_per_thread": 255,
     "smem": 164 * 1024, "smem_unit": 128, "smem_reserved": 1024,
@@ -12,24 +14,30 @@ SM86 = {
 
 def _run(entry, threads, regs, smem, gpu):
     result = entry(threads, regs, smem, dict(gpu))
-    assert isinstance(result, dict), f"occupancy(...) should return a dict, got {type(result).__name__}"
+    assert isinstance(result, dict), say(f"occupancy(...) should return a dict, got {type(result).__name__}",
+                                         f"occupancy(...) 应返回 dict，实际返回了 {type(result).__name__}")
     missing = {"blocks_per_sm", "active_warps", "occupancy", "limiters"} - set(result)
-    assert not missing, f"the returned dict lacks {sorted(missing)}"
+    assert not missing, say(f"the returned dict lacks {sorted(missing)}", f"返回的 dict 缺少 {sorted(missing)}")
     return result
 
 
 def _expect(entry, threads, regs, smem, gpu, blocks, warps, limiters=None, label="A100"):
-    case = f"{label}, {threads} threads/block, {regs} regs/thread, {smem} B smem/block"
+    case = say(f"{label}, {threads} threads/block, {regs} regs/thread, {smem} B smem/block",
+               f"{label}，每 block {threads} 线程，每线程 {regs} 个寄存器，每 block {smem} B shared memory")
     got = _run(entry, threads, regs, smem, gpu)
-    assert got["blocks_per_sm"] == blocks, f"{case}: expected {blocks} blocks/SM, got {got['blocks_per_sm']!r}"
-    assert got["active_warps"] == warps, f"{case}: expected {warps} active warps/SM, got {got['active_warps']!r}"
+    assert got["blocks_per_sm"] == blocks, say(f"{case}: expected {blocks} blocks/SM, got {got['blocks_per_sm']!r}",
+                                               f"{case}：应为每 SM {blocks} 个 block，实际是 {got['blocks_per_sm']!r}")
+    assert got["active_warps"] == warps, say(f"{case}: expected {warps} active warps/SM, got {got['active_warps']!r}",
+                                             f"{case}：应为每 SM {warps} 个活跃 warp，实际是 {got['active_warps']!r}")
     want_occ = warps / gpu["max_warps"]
-    assert abs(float(got["occupancy"]) - want_occ) < 1e-9, (
-        f"{case}: expected occupancy {want_occ:.4f} (active warps / {gpu['max_warps']}), got {got['occupancy']!r}"
+    assert abs(float(got["occupancy"]) - want_occ) < 1e-9, say(
+        f"{case}: expected occupancy {want_occ:.4f} (active warps / {gpu['max_warps']}), got {got['occupancy']!r}",
+        f"{case}：occupancy 应为 {want_occ:.4f}（活跃 warp 数 / {gpu['max_warps']}），实际是 {got['occupancy']!r}",
     )
     if limiters is not None:
-        assert set(got["limiters"]) == set(limiters), (
-            f"{case}: expected limiters {sorted(limiters)}, got {sorted(got['limiters'])}"
+        assert set(got["limiters"]) == set(limiters), say(
+            f"{case}: expected limiters {sorted(limiters)}, got {sorted(got['limiters'])}",
+            f"{case}：限制因素应为 {sorted(limiters)}，实际是 {sorted(got['limiters'])}",
         )
 
 

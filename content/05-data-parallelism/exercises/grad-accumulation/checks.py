@@ -5,6 +5,8 @@ import copy
 import torch
 import torch.nn.functional as F
 
+from quiz.grader.say import say
+
 
 class Comm:
     """all_reduce over simulated ranks: sums in place, like dist.all_reduce's default ReduceOp.SUM."""
@@ -16,7 +18,8 @@ class Comm:
 
     def __call__(self, tensors):
         tensors = list(tensors)
-        assert len(tensors) == self.world, f"all_reduce needs one tensor per rank ({self.world}), got {len(tensors)}"
+        assert len(tensors) == self.world, say(f"all_reduce needs one tensor per rank ({self.world}), got {len(tensors)}",
+                                               f"all_reduce 需要每个 rank 一个 tensor（{self.world} 个），实际收到 {len(tensors)} 个")
         total = sum(t.detach().clone() for t in tensors)
         for t in tensors:
             with torch.no_grad():
@@ -56,11 +59,14 @@ def _reference(base, batches):
 
 def _diagnose(got, want, world, k):
     ratio = float((got * want).sum() / (want * want).sum())
-    for factor, why in ((k * world, f"{k * world} = k x world_size times too large: scale each micro-batch loss"),
-                        (k, f"{k} = k times too large: scale each micro-batch loss by its share of the samples"),
-                        (world, f"{world} = world_size times too large: all_reduce sums, it does not average")):
+    for factor, why in ((k * world, say(f"{k * world} = k x world_size times too large: scale each micro-batch loss",
+                                        f"大了 {k * world} = k x world_size 倍：要对每个 micro-batch 的 loss 做缩放")),
+                        (k, say(f"{k} = k times too large: scale each micro-batch loss by its share of the samples",
+                                f"大了 {k} = k 倍：每个 micro-batch 的 loss 要按它占的样本比例缩放")),
+                        (world, say(f"{world} = world_size times too large: all_reduce sums, it does not average",
+                                    f"大了 {world} = world_size 倍：all_reduce 是求和，不是求平均"))):
         if factor > 1 and abs(ratio - factor) < 1e-6 * factor:
-            return "; " + why
+            return say("; ", "；") + why
     return ""
 
 
@@ -73,21 +79,24 @@ def _run_and_compare(entry, world, sizes, seed, what):
     k = len(sizes[0])
     for r, model in enumerate(replicas):
         for name, p, w in zip(names, model.parameters(), want):
-            assert p.grad is not None, f"{what}: rank {r} has no gradient for {name}"
+            assert p.grad is not None, say(f"{what}: rank {r} has no gradient for {name}", f"{what}：rank {r} 上 {name} 没有梯度")
             err = float((p.grad - w).abs().max())
-            assert err <= 1e-10, (
+            assert err <= 1e-10, say(
                 f"{what}: rank {r}, {name}: the gradient differs from one full-batch backward over all "
-                f"{sum(map(sum, sizes))} samples by up to {err:.3g}{_diagnose(p.grad, w, world, k)}"
+                f"{sum(map(sum, sizes))} samples by up to {err:.3g}{_diagnose(p.grad, w, world, k)}",
+                f"{what}：rank {r}，{name}：梯度与在全部 {sum(map(sum, sizes))} 个样本上做一次 full-batch backward "
+                f"的结果最多相差 {err:.3g}{_diagnose(p.grad, w, world, k)}",
             )
     return comm, base
 
 
 def test_equal_micro_batches(entry):
-    _run_and_compare(entry, 2, [[3, 3, 3, 3], [3, 3, 3, 3]], 0, "2 ranks x 4 micro-batches of 3 samples")
+    _run_and_compare(entry, 2, [[3, 3, 3, 3], [3, 3, 3, 3]], 0, say("2 ranks x 4 micro-batches of 3 samples",
+                                                                    "2 个 rank x 4 个 micro-batch，每个 3 个样本"))
 
 
 def test_single_rank_single_batch(entry):
-    _run_and_compare(entry, 1, [[5]], 1, "1 rank, 1 micro-batch")
+    _run_and_compare(entry, 1, [[5]], 1, say("1 rank, 1 micro-batch", "1 个 rank，1 个 micro-batch"))
 
 
 def test_stale_gradients_are_cleared(entry):
@@ -95,17 +104,20 @@ def test_stale_gradients_are_cleared(entry):
     entry(replicas, batches, F.mse_loss, Comm(1))
     want = _reference(base, batches)
     got = next(replicas[0].parameters()).grad
-    assert got is not None and not torch.allclose(got - want[0], torch.full_like(got, 7.0)), (
+    assert got is not None and not torch.allclose(got - want[0], torch.full_like(got, 7.0)), say(
         "every .grad started at 7.0 (left over from the previous step) and your result is exactly 7.0 too large: "
-        "zero or clear the gradients before accumulating"
+        "zero or clear the gradients before accumulating",
+        "每个 .grad 的初值都是 7.0（上一步的残留），而你的结果恰好大了 7.0：累加之前要先把梯度清零或清空",
     )
-    assert torch.allclose(got, want[0], atol=1e-10), "the gradient after clearing the stale values is still wrong"
+    assert torch.allclose(got, want[0], atol=1e-10), say("the gradient after clearing the stale values is still wrong",
+                                                         "清掉残留值之后，梯度仍然不对")
 
 
 def test_unequal_micro_batches(entry):
     _run_and_compare(entry, 2, [[1, 5], [4, 2]], 3,
-                     "micro-batches of 1 and 5 samples on rank 0, 4 and 2 on rank 1 (weight each by its sample count, "
-                     "not 1/k)")
+                     say("micro-batches of 1 and 5 samples on rank 0, 4 and 2 on rank 1 (weight each by its sample count, "
+                         "not 1/k)",
+                         "rank 0 上的 micro-batch 有 1 和 5 个样本，rank 1 上有 4 和 2 个（按各自样本数加权，不是 1/k）"))
 
 
 def test_one_all_reduce_per_step(entry):
@@ -114,8 +126,11 @@ def test_one_all_reduce_per_step(entry):
     comm = Comm(world)
     entry(replicas, batches, F.mse_loss, comm)
     numel = sum(p.numel() for p in base.parameters())
-    assert comm.elements == numel, (
+    assert comm.elements == numel, say(
         f"4 ranks x 3 micro-batches: all_reduce should move each of the {numel} gradient elements once per step "
         f"(accumulate locally, like no_sync(), then reduce once); it moved {comm.elements} elements "
-        f"({comm.elements / numel:g} x) in {comm.calls} call(s)"
+        f"({comm.elements / numel:g} x) in {comm.calls} call(s)",
+        f"4 个 rank x 3 个 micro-batch：all_reduce 每步应把 {numel} 个梯度元素各传一次"
+        f"（像 no_sync() 那样先在本地累加，再 reduce 一次）；实际在 {comm.calls} 次调用中传了 {comm.elements} 个元素"
+        f"（{comm.elements / numel:g} 倍）",
     )

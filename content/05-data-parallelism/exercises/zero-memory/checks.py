@@ -1,13 +1,16 @@
 """Per-GPU model-state memory, checked part by part and against the ZeRO paper's figures."""
 
+from quiz.grader.say import say
+
 GB = 1e9
 
 
 def _call(entry, *args, **kwargs):
     got = entry(*args, **kwargs)
-    assert isinstance(got, dict), f"zero_memory should return a dict, got {type(got).__name__}"
+    assert isinstance(got, dict), say(f"zero_memory should return a dict, got {type(got).__name__}",
+                                      f"zero_memory 应返回 dict，实际返回了 {type(got).__name__}")
     missing = {"params", "grads", "optimizer_states", "total"} - set(got)
-    assert not missing, f"the returned dict lacks {sorted(missing)}"
+    assert not missing, say(f"the returned dict lacks {sorted(missing)}", f"返回的 dict 缺少 {sorted(missing)}")
     return got
 
 
@@ -19,9 +22,11 @@ def _expect(entry, psi, n, stage, want, **kw):
     got = _call(entry, psi, n, stage, **kw)
     extra = f", {kw}" if kw else ""
     for key in ("params", "grads", "optimizer_states", "total"):
-        assert _close(got[key], want[key]), (
+        assert _close(got[key], want[key]), say(
             f"stage {stage}, {psi:g} parameters, {n} GPUs{extra}: expected {key} = {want[key] / psi:g} bytes x Psi "
-            f"= {want[key]:g} B per GPU, got {float(got[key]):g} B ({float(got[key]) / psi:g} x Psi)"
+            f"= {want[key]:g} B per GPU, got {float(got[key]):g} B ({float(got[key]) / psi:g} x Psi)",
+            f"stage {stage}，{psi:g} 个参数，{n} 块 GPU{'，' + str(kw) if kw else ''}：{key} 应为每块 GPU {want[key] / psi:g} 字节 x Psi "
+            f"= {want[key]:g} B，实际是 {float(got[key]):g} B（{float(got[key]) / psi:g} x Psi）",
         )
 
 
@@ -46,8 +51,9 @@ def test_zero_paper_example(entry):
     want = {0: 120.0, 1: 31.40625, 2: 16.640625, 3: 1.875}
     for stage, gb in want.items():
         got = _call(entry, psi, n, stage)["total"]
-        assert _close(got, gb * GB), (
-            f"ZeRO paper example (Psi = 7.5B, N = 64), stage {stage}: expected {gb} GB per GPU, got {float(got) / GB:g} GB"
+        assert _close(got, gb * GB), say(
+            f"ZeRO paper example (Psi = 7.5B, N = 64), stage {stage}: expected {gb} GB per GPU, got {float(got) / GB:g} GB",
+            f"ZeRO 论文的例子（Psi = 7.5B，N = 64），stage {stage}：每块 GPU 应为 {gb} GB，实际是 {float(got) / GB:g} GB",
         )
 
 
@@ -55,7 +61,9 @@ def test_one_gpu_saves_nothing(entry):
     psi = 3e8
     for stage in range(4):
         got = _call(entry, psi, 1, stage)["total"]
-        assert _close(got, 16 * psi), f"with 1 GPU there is nothing to shard: stage {stage} should be 16 x Psi = {16 * psi:g} B, got {float(got):g}"
+        assert _close(got, 16 * psi), say(
+            f"with 1 GPU there is nothing to shard: stage {stage} should be 16 x Psi = {16 * psi:g} B, got {float(got):g}",
+            f"只有 1 块 GPU 时没有东西可切分：stage {stage} 应为 16 x Psi = {16 * psi:g} B，实际是 {float(got):g}")
 
 
 def test_other_byte_counts(entry):
@@ -78,5 +86,7 @@ def test_rejects_unknown_stage(entry):
         except ValueError:
             continue
         except Exception as exc:  # noqa: BLE001
-            raise AssertionError(f"stage {bad} should raise ValueError, but raised {type(exc).__name__}: {exc}")
-        raise AssertionError(f"stage {bad} does not exist (0 = DDP, 1, 2, 3): raise ValueError instead of returning")
+            raise AssertionError(say(f"stage {bad} should raise ValueError, but raised {type(exc).__name__}: {exc}",
+                                     f"stage {bad} 应抛出 ValueError，实际抛出了 {type(exc).__name__}: {exc}"))
+        raise AssertionError(say(f"stage {bad} does not exist (0 = DDP, 1, 2, 3): raise ValueError instead of returning",
+                                 f"不存在 stage {bad}（0 = DDP、1、2、3）：应抛出 ValueError，而不是正常返回"))
