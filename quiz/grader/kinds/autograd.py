@@ -136,7 +136,7 @@ def measure(entry: Any, check: dict, seed: int, helpers: Any) -> dict:
         data["held"] = _held(node, args, outs) if node is not None else []
         return data
     if kind == "backward_contract":
-        raw = node.apply(*upstream(outs, seed, 0)) if node is not None else None
+        raw = node.apply(*upstream(outs, seed, 0)) if node is not None else None  # type: ignore[attr-defined]
         items = list(raw) if isinstance(raw, tuple) else [raw]
         data["returned"] = [None if r is None else list(r.shape) if isinstance(r, torch.Tensor) else type(r).__name__[:40]
                             for r in items]
@@ -146,7 +146,7 @@ def measure(entry: Any, check: dict, seed: int, helpers: Any) -> dict:
     if kind == "gradgradcheck":
         first = torch.autograd.grad(outs, xs, grad_outputs=upstream(outs, seed, 0), create_graph=True, allow_unused=True)
         live = [(g, w) for g, w in zip(first, second_directions(xs, seed)) if g is not None and g.requires_grad]
-        second = [None] * len(xs)
+        second: list[torch.Tensor | None] = [None] * len(xs)
         if live:
             second = list(torch.autograd.grad([g for g, _ in live], xs, grad_outputs=[w for _, w in live], allow_unused=True))
         data["first"] = [wire.tensor_to_wire(g) if g is not None else None for g in first]
@@ -166,7 +166,7 @@ class Malformed(ValueError):
     """The child's report does not have the form this kind produces."""
 
 
-def _expect_keys(data: Any, required: set[str], optional: set[str] = frozenset()) -> dict:
+def _expect_keys(data: Any, required: set[str], optional: frozenset[str] | set[str] = frozenset()) -> dict:
     if type(data) is not dict:
         raise Malformed("the report is not a mapping")
     keys = set(data)
@@ -175,10 +175,11 @@ def _expect_keys(data: Any, required: set[str], optional: set[str] = frozenset()
     return data
 
 
-def _tensor_list(items: Any, count: int, what: str, allow_none: bool = False) -> list[torch.Tensor | None]:
+def _tensor_list(items: Any, count: int, what: str, allow_none: bool = False) -> list[Any]:
+    """Tensors rebuilt from wire data (None only where `allow_none`)."""
     if type(items) is not list or len(items) != count:
         raise Malformed(f"{what}: expected {count} value(s)")
-    out = []
+    out: list[Any] = []
     for item in items:
         if item is None and allow_none:
             out.append(None)
@@ -273,14 +274,14 @@ def _judge_checked(name, kind, check, seed, data, shape, ctx, name_of) -> TestRe
     for r in range(UPSTREAM_ROUNDS):
         expected = vjp(ref_outs, xs, upstream(ref_outs, seed, r), keep=r < UPSTREAM_ROUNDS - 1)
         got = _tensor_list(rounds[r], len(xs), "vjps", allow_none=True)
-        for pos, (i, exp, g) in enumerate(zip(diff, expected, got)):
-            if exp is None:
+        for i, want, g in zip(diff, expected, got):
+            if want is None:
                 continue
             if g is None:
                 return TestResult(name, FAIL, say(f"no gradient reached {name_of(i)}: backward returned None for it",
                                                   f"没有梯度传到 {name_of(i)}：backward 对它返回了 None"))
             label = say(f"gradient for {name_of(i)}", f"{name_of(i)} 的梯度")
-            problem = verdict.compare(label, label, exp.detach(), g, atol, rtol)
+            problem = verdict.compare(label, label, want.detach(), g, atol, rtol)
             if problem and r > 0:
                 return TestResult(name, FAIL, say(
                     "the first backward was right but a second backward through the same graph (retain_graph=True, a "
@@ -290,7 +291,7 @@ def _judge_checked(name, kind, check, seed, data, shape, ctx, name_of) -> TestRe
                     f"出错了：{problem}。你的 backward 原地修改了保存在 ctx 上的 tensor，因此不可重入；"
                     "请在新 tensor 上计算（用 x * s，不要用 x.mul_(s)）。"))
             if problem:
-                return TestResult(name, FAIL, problem + verdict.gradient_hint(exp.detach(), g, atol, rtol))
+                return TestResult(name, FAIL, problem + verdict.gradient_hint(want.detach(), g, atol, rtol))
     return TestResult(name, PASS, say("output and gradients match the reference (two upstream gradients)",
                                       "输出和梯度都与参考实现一致（两个上游梯度）"))
 

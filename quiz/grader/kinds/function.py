@@ -82,10 +82,11 @@ class Log:
     """Everything the test did with the learner's objects, in order; handle 0 is the entry."""
 
     def __init__(self, filename: str, observe: Any = None):
-        self.filename, self.records, self.handles = filename, [], 0
+        self.filename, self.handles = filename, 0
+        self.records: list[dict] = []
         self.observe = observe  # checks.py's observe(): what its own recorders saw during a call
 
-    def result(self, value: Any, xs: list[torch.Tensor] = ()) -> tuple[Any, Any]:
+    def result(self, value: Any, xs: list[torch.Tensor] | tuple = ()) -> tuple[Any, Any]:
         """(what the test gets, what the record holds): plain data, or a recording proxy for an object.
         Returned tensors with a graph carry their Jacobian with respect to the call's tensors `xs`."""
         encoded = encode_result(value, list(xs))
@@ -313,7 +314,7 @@ class Replays:
             raise wire.WireError("the records do not follow the test's own calls")
         return record
 
-    def value(self, encoded: Any, xs: list[torch.Tensor] = (), depth: int = 0) -> Any:
+    def value(self, encoded: Any, xs: list[torch.Tensor] | tuple = (), depth: int = 0) -> Any:
         if type(encoded) is dict and set(encoded) == {"__handle__"} and type(encoded["__handle__"]) is int:
             return Replay(self, encoded["__handle__"])
         if type(encoded) is dict and set(encoded) == {"__diff__", "jac"}:
