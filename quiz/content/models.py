@@ -124,7 +124,7 @@ class Arg(Model):
 class Check(Model):
     """One declarative check; `kind` decides which fields matter."""
 
-    kind: Literal["gradcheck", "gradgradcheck", "reference", "saved", "backward_contract", "function"]
+    kind: Literal["gradcheck", "gradgradcheck", "reference", "saved", "backward_contract", "function", "kernel"]
     name: Optional[StrictStr] = None
     args: list[Arg] = []
     reference: Optional[StrictStr] = None  # a torch op (see quiz.content.references), or checks:NAME

@@ -6,9 +6,9 @@ from types import ModuleType
 
 
 def module_for(check_kind: str) -> ModuleType:
-    from quiz.grader.kinds import autograd, function
+    from quiz.grader.kinds import autograd, function, kernel
 
-    for module in (autograd, function):
+    for module in (autograd, function, kernel):
         if check_kind in module.KINDS:
             return module
     raise LookupError(f"unknown check kind {check_kind!r}")
