@@ -132,6 +132,7 @@ class Check(Model):
     atol: Number = 1e-6
     rtol: Number = 1e-5
     function: Optional[StrictStr] = None  # a function in checks.py (kinds function and saved)
+    min_launches: Annotated[StrictInt, Field(ge=1, le=64)] = 1  # kernel: launches of the file's own kernels
 
     @field_validator("reference")
     @classmethod

@@ -36,8 +36,8 @@ def grade(exercise: dict, folder: Path, file: Path, scratch: str, fences: list[s
     if uses_kernels(exercise):
         if not available():
             return Result(exercise_id, ERROR, INSTALL_HINT, elapsed(), protections=fences or [])
-        import triton  # noqa: F401 - once in the worker, so every check's child forks with it loaded
-
+        # triton is imported in the check's child, never here: the interpreter must be chosen before the
+        # import (triton.language's own helpers are decorated when it loads)
         exercise = dict(exercise, device=device)
         gpu = device == "cuda"
     try:

@@ -161,6 +161,10 @@ def judge(check: dict, seed: int, data: Any, ctx: Any) -> TestResult:
     shapes = _shapes(args)
     if data["launches"] < 1:
         return TestResult(name, FAIL, f"inputs {shapes}: {NO_LAUNCH}")
+    wanted = int(check.get("min_launches", 1))
+    if data["launches"] < wanted:
+        return TestResult(name, FAIL, f"inputs {shapes}: your wrapper launched your kernels {data['launches']} time(s); "
+                                      f"this exercise needs at least {wanted} launches (one per stage)")
     expected = ctx.reference(check)(*[a.detach().clone() if isinstance(a, torch.Tensor) else a for a in args])
     exp = I.tensors_of(expected)
     if len(got) != len(exp):
