@@ -146,8 +146,22 @@ def _where(exp: torch.Tensor, got: torch.Tensor, atol: float, rtol: float) -> st
             notes.append(f"{what} from {first} of {size} are wrong, earlier ones are right")
     nonfinite = int((~torch.isfinite(got) & torch.isfinite(exp)).sum())
     if nonfinite:
-        notes.append(f"{nonfinite} element(s) are NaN or inf where the answer is finite")
+        notes.append(f"{nonfinite} element(s) are NaN or inf where the answer is finite (an overflow, a value "
+                     "read through a wrong offset, or an element never written)")
     return ("; " + "; ".join(notes)) if notes else ""
+
+
+def _compare(label: str, exp: torch.Tensor, got: torch.Tensor, atol: float, rtol: float) -> str | None:
+    if list(got.shape) != list(exp.shape):
+        return f"{label} has shape {list(got.shape)}; expected {list(exp.shape)}"
+    bad = verdict.worst_mismatch(exp, got, atol, rtol)
+    if bad is None:
+        return None
+    k, size = bad
+    e, g = float(exp.reshape(-1)[k]), float(got.reshape(-1)[k])
+    where = verdict.index(k, list(exp.shape))
+    return (f"{label} at {where} should be {verdict.fmt(e)} but is {verdict.fmt(g)}; largest difference "
+            f"{verdict.fmt(size)}{_where(exp, got, atol, rtol)}")
 
 
 def judge(check: dict, seed: int, data: Any, ctx: Any) -> TestResult:
@@ -174,8 +188,7 @@ def judge(check: dict, seed: int, data: Any, ctx: Any) -> TestResult:
         label = "the output" if len(exp) == 1 else f"output {j}"
         if e.dtype != g.dtype:
             return TestResult(name, FAIL, f"inputs {shapes}: {label} has dtype {str(g.dtype)[6:]}; expected {str(e.dtype)[6:]}")
-        problem = verdict.compare(label, label, e.detach(), g, atol, rtol)
+        problem = _compare(label, e.detach(), g, atol, rtol)
         if problem:
-            detail = _where(e.detach(), g, atol, rtol) if list(g.shape) == list(e.shape) else ""
-            return TestResult(name, FAIL, f"inputs {shapes}: {problem}{detail}.{ctx.hint_for_output(check, args, got)}")
+            return TestResult(name, FAIL, f"inputs {shapes}: {problem}.{ctx.hint_for_output(check, args, got)}")
     return TestResult(name, PASS, "passed")
