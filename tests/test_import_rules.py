@@ -9,7 +9,7 @@ import sys
 import pytest
 
 HEAVY_UI = {"textual", "rich"}
-HEAVY_ML = {"torch", "numpy", "pytest"}
+HEAVY_ML = {"torch", "numpy", "pytest", "triton"}
 
 
 def loaded_after(code: str) -> set[str]:

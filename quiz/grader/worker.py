@@ -16,6 +16,7 @@ import time
 import traceback
 from pathlib import Path
 
+from quiz.grader.results import ERROR, Result
 from quiz.grader.sandbox import harden_worker, probe, reap_orphans
 from quiz.grader.triton_support import uses_kernels
 
@@ -64,9 +65,12 @@ class Worker:
         """"cpu" or "cuda" for kernel checks: what was asked, or the GPU when there is one."""
         if wanted in ("cpu", "cuda"):
             return str(wanted)
+        return "cuda" if self.has_cuda() else "cpu"
+
+    def has_cuda(self) -> bool:
         if self._cuda is None:
             self._cuda = _cuda_in_a_fork()
-        return "cuda" if self._cuda else "cpu"
+        return self._cuda
 
     def handle(self, request: dict) -> dict:
         from quiz.grader.grade import grade
@@ -81,6 +85,9 @@ class Worker:
             scratch = tempfile.mkdtemp(dir=self.scratch_root)
             try:
                 device = self.device(request.get("device", "auto")) if uses_kernels(exercise) else "cpu"
+                if device == "cuda" and not self.has_cuda():
+                    return Result(str(exercise.get("id", "")), ERROR,
+                                  "--device cuda: no CUDA device is usable here; use --device cpu (Triton's interpreter)").to_dict()
                 return grade(exercise, Path(folder), Path(file), scratch, self.fences, device).to_dict()
             finally:
                 reap_orphans()
