@@ -29,7 +29,7 @@ def run() -> dict:
             times = []
             for _ in range(ROUNDS):
                 t = time.perf_counter()
-                result = worker.grade(spec, folder, folder / "solution.py", "cpu")
+                result = worker.grade(spec, folder, folder / "solution.py", device="cpu")
                 times.append((time.perf_counter() - t) * 1000)
                 assert result.status == "pass", result.to_dict()
             median = statistics.median(times)

@@ -181,7 +181,7 @@ def worker():
 def _grade(worker, tmp_path: Path, source: str, exercise_id: str = "triton-vector-add", device: str = "auto"):
     file = tmp_path / "attempt.py"
     file.write_text(source)
-    return worker.grade(BANK.exercises[exercise_id].model_dump(), BANK.exercise_dirs[exercise_id], file, device)
+    return worker.grade(BANK.exercises[exercise_id].model_dump(), BANK.exercise_dirs[exercise_id], file, device=device)
 
 
 KERNEL = '''

@@ -92,7 +92,7 @@ def check(ctx: click.Context, exercise_id: str, file: Path | None, as_json: bool
         click.echo(INSTALL_HINT, err=True)
         ctx.exit(2)
     with GraderWorker() as worker:
-        result = worker.grade(spec, bank.exercise_dirs[exercise_id], file, device)
+        result = worker.grade(spec, bank.exercise_dirs[exercise_id], file, device=device)
     if not no_record:
         record(result)
     if as_json:

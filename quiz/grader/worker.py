@@ -88,7 +88,7 @@ class Worker:
                 if device == "cuda" and not self.has_cuda():
                     return Result(str(exercise.get("id", "")), ERROR,
                                   "--device cuda: no CUDA device is usable here; use --device cpu (Triton's interpreter)").to_dict()
-                return grade(exercise, Path(folder), Path(file), scratch, self.fences, device).to_dict()
+                return grade(exercise, Path(folder), Path(file), scratch, self.fences, device=device).to_dict()
             finally:
                 reap_orphans()
                 shutil.rmtree(scratch, ignore_errors=True)
