@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 HEAVY_UI = {"textual", "rich"}
-HEAVY_ML = {"torch", "numpy", "pytest"}
+HEAVY_ML = {"torch", "numpy", "pytest", "triton"}
 DOUBLE = Path(__file__).parent / "fixtures" / "exercises" / "double"
 
 

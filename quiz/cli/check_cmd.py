@@ -70,21 +70,29 @@ def record(result) -> None:
 @click.argument("file", required=False, type=click.Path(dir_okay=False, path_type=Path))
 @click.option("--json", "as_json", is_flag=True, help="Print the results object (version 1 contract).")
 @click.option("--no-record", is_flag=True, help="Do not record the attempt in your progress.")
+@click.option("--device", type=click.Choice(["auto", "cpu", "cuda"]), default="auto", show_default=True,
+              help="Where Triton kernel checks run: the interpreter on the CPU, or compiled on a CUDA GPU.")
 @lang_option
 @click.pass_context
-def check(ctx: click.Context, exercise_id: str, file: Path | None, as_json: bool, no_record: bool) -> None:
+def check(ctx: click.Context, exercise_id: str, file: Path | None, as_json: bool, no_record: bool, device: str) -> None:
     """Grade FILE (default: your workspace copy) against EXERCISE_ID's checks."""
     from quiz import workspace
     from quiz.cli.common import lang_of
     from quiz.grader.runner import GraderWorker
+    from quiz.grader.triton_support import INSTALL_HINT, uses_kernels
+    from quiz.grader.triton_support import available as triton_available
 
     bank = load_bank_for(ctx)
     exercise = exercise_or_usage_error(bank, exercise_id)
     file = file or workspace.workspace_file(exercise_id)
     if not file.exists():
         raise click.UsageError(f"{file} does not exist; run 'quiz exercise start {exercise_id}' first")
+    spec = exercise.model_dump()
+    if uses_kernels(spec) and not triton_available():
+        click.echo(INSTALL_HINT, err=True)
+        ctx.exit(2)
     with GraderWorker() as worker:
-        result = worker.grade(exercise.model_dump(), bank.exercise_dirs[exercise_id], file, lang=lang_of(ctx))
+        result = worker.grade(spec, bank.exercise_dirs[exercise_id], file, device=device, lang=lang_of(ctx))
     if not no_record:
         record(result)
     if as_json:

@@ -28,14 +28,24 @@ def list_exercises(ctx: click.Context, module_id: str | None) -> None:
         services.close()
     from quiz.session.exercises import exercise_path
 
+    from quiz.grader.triton_support import INSTALL_HINT, uses_kernels
+    from quiz.grader.triton_support import available as triton_available
+
     lang = lang_of(ctx)
+    no_triton = not triton_available()
+    needs_triton = False
     for exercise_id in exercise_path(bank):  # module, then difficulty: the order to do them in
         ex = bank.exercises[exercise_id]
         if module_id and ex.module != module_id:
             continue
         state = status.get(ex.id, "not started")
         colour = {"passed": "green", "failing": "red"}.get(state, "white")
-        click.echo(f"{ex.id:<28} {click.style(f'{state:<12}', fg=colour)} {ex.module:<26} {'*' * ex.difficulty:<3} {printable(ex.title.get(lang))}")
+        note = ""
+        if no_triton and uses_kernels(ex.model_dump()):
+            needs_triton, note = True, click.style("  (needs Triton)", fg="yellow")
+        click.echo(f"{ex.id:<28} {click.style(f'{state:<12}', fg=colour)} {ex.module:<26} {'*' * ex.difficulty:<3} {printable(ex.title.get(lang))}{note}")
+    if needs_triton:
+        click.echo(click.style(f"\n(needs Triton): {INSTALL_HINT}", fg="yellow"))
 
 
 @exercise.command()

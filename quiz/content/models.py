@@ -131,7 +131,7 @@ class Arg(Model):
 class Check(Model):
     """One declarative check; `kind` decides which fields matter."""
 
-    kind: Literal["gradcheck", "gradgradcheck", "reference", "saved", "backward_contract", "function"]
+    kind: Literal["gradcheck", "gradgradcheck", "reference", "saved", "backward_contract", "function", "kernel"]
     name: Optional[Union[StrictStr, Text]] = None  # a string, or {zh, en}
     args: list[Arg] = []
     reference: Optional[StrictStr] = None  # a torch op (see quiz.content.references), or checks:NAME
@@ -139,6 +139,7 @@ class Check(Model):
     atol: Number = 1e-6
     rtol: Number = 1e-5
     function: Optional[StrictStr] = None  # a function in checks.py (kinds function and saved)
+    min_launches: Annotated[StrictInt, Field(ge=1, le=64)] = 1  # kernel: launches of the file's own kernels
 
     @field_validator("reference")
     @classmethod

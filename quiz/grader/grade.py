@@ -14,6 +14,7 @@ from quiz.grader.results import ERROR, FAIL, TIMEOUT, Result, TestResult, overal
 from quiz.grader.safe_read import SourceError, read_source
 from quiz.grader.sandbox import ChildOutcome, prepare_scratch, run_limited
 from quiz.grader.say import say
+from quiz.grader.triton_support import INSTALL_HINT, available, uses_kernels
 
 JUDGE_LIMIT_S = 60.0
 
@@ -32,10 +33,19 @@ def check_name(check: dict) -> str:
     return f"{label} {' '.join(shapes)}".strip()
 
 
-def grade(exercise: dict, folder: Path, file: Path, scratch: str, fences: list[str] | None = None) -> Result:
+def grade(exercise: dict, folder: Path, file: Path, scratch: str, fences: list[str] | None = None,
+          device: str = "cpu") -> Result:
     start = time.perf_counter()
     exercise_id = exercise["id"]
     elapsed = lambda: int((time.perf_counter() - start) * 1000)  # noqa: E731
+    gpu = False
+    if uses_kernels(exercise):
+        if not available():
+            return Result(exercise_id, ERROR, INSTALL_HINT, elapsed(), protections=fences or [])
+        # triton is imported in the check's child, never here: the interpreter must be chosen before the
+        # import (triton.language's own helpers are decorated when it loads)
+        exercise = dict(exercise, device=device)
+        gpu = device == "cuda"
     try:
         source = read_source(file)
     except SourceError as exc:
@@ -51,7 +61,7 @@ def grade(exercise: dict, folder: Path, file: Path, scratch: str, fences: list[s
     limit = float(exercise.get("time_limit_s", 10))
     learner_dir, judge_dir = f"{scratch}/learner", f"{scratch}/judge"
     prepare_scratch(learner_dir)
-    outcome = run_limited(lambda emit: learner.run(code, str(file), exercise, folder, plans, emit), limit, learner_dir)
+    outcome = run_limited(lambda emit: learner.run(code, str(file), exercise, folder, plans, emit), limit, learner_dir, gpu=gpu)
     records, problem = _records(outcome, plans, exercise["entry"])
     tests: list[TestResult] = []
     by_index: dict = {}

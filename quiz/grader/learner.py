@@ -3,12 +3,13 @@ measurement on the inputs its seed gives, and emit one record per check. Nothing
 
 from __future__ import annotations
 
+import os
 import traceback
 import types
 from pathlib import Path
 from typing import Any, Callable
 
-from quiz.grader.kinds import module_for
+from quiz.grader.kinds import kernel, module_for
 from quiz.grader.loading import load_module
 
 Emit = Callable[[dict], None]
@@ -24,6 +25,12 @@ def _line(exc: BaseException, filename: str) -> int | None:
 
 def run(code: Any, filename: str, exercise: dict, folder: Path, plans: list[dict], emit: Emit) -> None:
     helpers = load_module(folder / "checks.py", "exercise_checks")
+    if kernel.uses_kernels(exercise):
+        try:
+            kernel.prepare(filename, exercise.get("device", "cpu"), os.getcwd())
+        except ImportError as exc:
+            emit({"load_error": {"type": "ImportError", "message": f"{kernel.INSTALL_HINT} ({exc})"[:2000], "line": None}})
+            return
     module = types.ModuleType("learner")
     module.__file__ = filename
     try:
@@ -37,7 +44,8 @@ def run(code: Any, filename: str, exercise: dict, folder: Path, plans: list[dict
         emit({"missing_entry": names[:20]})
         return
     for plan in plans:
-        check = dict(plan["check"], autograd_function=bool(exercise.get("autograd_function")))
+        check = dict(plan["check"], autograd_function=bool(exercise.get("autograd_function")),
+                     device=exercise.get("device", "cpu"))
         kind = module_for(check["kind"])
         try:
             if kind.KINDS == ("function",):

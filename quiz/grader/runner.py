@@ -81,15 +81,16 @@ class GraderWorker:
         self.start_ms = int((time.perf_counter() - began) * 1000)
         return self.start_ms
 
-    def grade(self, exercise: dict, folder: Path, file: Path, lang: str = "en") -> Result:
-        """Grade `file` against the exercise (its model as a dict); messages in `lang` (en or zh);
-        never raises for learner code."""
+    def grade(self, exercise: dict, folder: Path, file: Path, lang: str = "en", device: str = "auto") -> Result:
+        """Grade `file` against the exercise (its model as a dict); messages in `lang` (en or zh); never raises
+        for learner code. `device` ("auto", "cpu" or "cuda") says where kernel checks run; auto takes a GPU
+        when there is one."""
         with self._lock:
             if not self.alive:
                 self.start()
             limit = float(exercise.get("time_limit_s", 10)) + SLACK_S
             request = {"op": "grade", "exercise": exercise, "dir": str(folder), "file": str(Path(file).absolute()),
-                       "lang": lang}
+                       "lang": lang, "device": device}
             try:
                 reply = self._exchange(request, limit)
             except GraderError as exc:

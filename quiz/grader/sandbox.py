@@ -121,13 +121,13 @@ def _set_limit(which: int, value: int) -> None:
         pass
 
 
-def _limit(cpu_seconds: float) -> None:
+def _limit(cpu_seconds: float, address_space: bool = True) -> None:
     cpu = max(1, int(cpu_seconds) + 1)
     try:
         resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))
     except (ValueError, OSError):
         pass
-    vm = _vm_size()
+    vm = _vm_size() if address_space else 0  # a CUDA context maps far more address space than it uses
     if vm:
         _set_limit(resource.RLIMIT_AS, vm + MEMORY_HEADROOM)
     _set_limit(resource.RLIMIT_CORE, 0)
@@ -290,21 +290,30 @@ def prepare_scratch(path: str) -> None:
     os.makedirs(path, mode=0o700, exist_ok=True)
 
 
-def _fence(scratch: str, cpu_seconds: float, pids: bool) -> None:
+def gpu_device_files() -> list[str]:
+    """The device files a CUDA context opens read-write (and ioctls); nothing else becomes writable."""
+    import glob
+
+    return sorted(glob.glob("/dev/nvidia*")) + sorted(glob.glob("/dev/dri/renderD*"))
+
+
+def _fence(scratch: str, cpu_seconds: float, pids: bool, gpu: bool = False) -> None:
     # A PID namespace costs a second fork of this large process; a pids cgroup does its job (every
     # descendant found and killed, whatever it reparented to) for free, so it is used where there is one.
     if pids and CGROUP is None and "pid-namespace" not in DISABLED and _enter_pid_namespace():
         _become_pid_one()
-    _limit(cpu_seconds)
+    _limit(cpu_seconds, address_space=not gpu)
     os.chdir(scratch)
     os.environ["TMPDIR"] = scratch
     if "landlock" not in DISABLED:
-        landlock.restrict([scratch])
+        landlock.restrict([scratch] + (gpu_device_files() if gpu else []))
     _drop_capabilities()
 
 
-def run_limited(target: Callable[[Emit], None], timeout_s: float, scratch: str, pids: bool = True) -> ChildOutcome:
-    """Fork; the child fences itself and runs `target(emit)`, each `emit(dict)` one JSON line back."""
+def run_limited(target: Callable[[Emit], None], timeout_s: float, scratch: str, pids: bool = True,
+                gpu: bool = False) -> ChildOutcome:
+    """Fork; the child fences itself and runs `target(emit)`, each `emit(dict)` one JSON line back.
+    `gpu`: the child may open the GPU's device files and has no address-space limit."""
     result_r, result_w = os.pipe()
     out_r, out_w = os.pipe()
     start = time.perf_counter()
@@ -327,7 +336,7 @@ def run_limited(target: Callable[[Emit], None], timeout_s: float, scratch: str, 
             _close_other_fds(keep={0, 1, 2, result_w})
             if CGROUP is not None:
                 CGROUP.join()
-            _fence(scratch, timeout_s, pids)
+            _fence(scratch, timeout_s, pids, gpu)
             sink = os.fdopen(result_w, "wb", buffering=0)
 
             def emit(record: dict) -> None:

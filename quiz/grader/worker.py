@@ -16,7 +16,9 @@ import time
 import traceback
 from pathlib import Path
 
+from quiz.grader.results import ERROR, Result
 from quiz.grader.sandbox import harden_worker, probe, reap_orphans
+from quiz.grader.triton_support import uses_kernels
 
 
 def _protocol_out():
@@ -37,10 +39,38 @@ def warm_up() -> None:
     import quiz.grader.kinds.function  # noqa: F401
 
 
+def _cuda_in_a_fork() -> bool:
+    """Whether a CUDA device is usable, asked in a throwaway child: the worker itself never initialises
+    CUDA, which a forked check could not then use."""
+    pid = os.fork()
+    if pid == 0:
+        code = 1
+        try:
+            import torch
+
+            code = 0 if torch.cuda.is_available() and torch.cuda.device_count() > 0 else 1
+        finally:
+            os._exit(code)
+    _, status = os.waitpid(pid, 0)
+    return os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0
+
+
 class Worker:
     def __init__(self):
         self.fences = harden_worker() + probe()
         self.scratch_root = tempfile.mkdtemp(prefix="quiz-grader-")
+        self._cuda: bool | None = None
+
+    def device(self, wanted: object) -> str:
+        """"cpu" or "cuda" for kernel checks: what was asked, or the GPU when there is one."""
+        if wanted in ("cpu", "cuda"):
+            return str(wanted)
+        return "cuda" if self.has_cuda() else "cpu"
+
+    def has_cuda(self) -> bool:
+        if self._cuda is None:
+            self._cuda = _cuda_in_a_fork()
+        return self._cuda
 
     def handle(self, request: dict) -> dict:
         from quiz.grader.grade import grade
@@ -57,7 +87,11 @@ class Worker:
 
             set_lang(str(request.get("lang", "en")))
             try:
-                return grade(exercise, Path(folder), Path(file), scratch, self.fences).to_dict()
+                device = self.device(request.get("device", "auto")) if uses_kernels(exercise) else "cpu"
+                if device == "cuda" and not self.has_cuda():
+                    return Result(str(exercise.get("id", "")), ERROR,
+                                  "--device cuda: no CUDA device is usable here; use --device cpu (Triton's interpreter)").to_dict()
+                return grade(exercise, Path(folder), Path(file), scratch, self.fences, device=device).to_dict()
             finally:
                 reap_orphans()
                 shutil.rmtree(scratch, ignore_errors=True)

@@ -56,6 +56,7 @@ STRINGS: dict[str, tuple[str, str]] = {  # key: (zh, en)
     "editor": ("外部编辑器", "$EDITOR"),
     "save": ("保存", "Save"),
     "status_not_started": ("未开始", "not started"),
+    "status_needs_triton": ("需安装 Triton", "needs Triton"),
     "status_failing": ("未通过", "failing"),
     "status_passed": ("已通过", "passed"),
     "running": ("正在评分…", "Grading…"),

@@ -42,7 +42,7 @@ async def main() -> dict:
         await pilot.press("ctrl+p")
         await pilot.pause()
     ctx.services.close()
-    heavy = sorted(m for m in sys.modules if m.split(".")[0] in ("torch", "numpy", "pytest"))
+    heavy = sorted(m for m in sys.modules if m.split(".")[0] in ("torch", "numpy", "pytest", "triton"))
     return {"first_frame_ms": round(first_frame, 1), "heavy_modules": heavy, "verdict": verdict,
             "grader": grader,
             "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)}

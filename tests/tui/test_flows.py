@@ -259,3 +259,29 @@ async def test_bad_content_file_is_reported_in_the_app(tmp_path):
             assert len(context.bank.questions) == 6
     finally:
         context.services.close()
+
+
+async def test_kernel_exercises_say_they_need_triton_when_it_is_missing(tmp_path, monkeypatch):
+    from quiz.grader import triton_support
+    from tui.harness import FIXTURES, make_context
+
+    pack = tmp_path / "pack" / "kernel-fixture"
+    pack.mkdir(parents=True)
+    (pack / "exercise.yaml").write_text(
+        "format_version: 1\nid: kernel-fixture\ntitle: {zh: 核, en: A kernel}\nmodule: alpha\nentry: add\n"
+        "prompt: {zh: 写, en: Write}\nchecks:\n  - kind: kernel\n    reference: 'checks:twice'\n"
+        "    args:\n      - {name: x, tensor: {shape: [5], dtype: float32, requires_grad: false}}\n", encoding="utf-8")
+    for name in ("solution.py", "starter.py", "checks.py"):
+        (pack / name).write_text((FIXTURES / "exercises" / "double" / name).read_text())
+    monkeypatch.setattr(triton_support, "available", lambda: False)
+    context = make_context(tmp_path, roots=[FIXTURES / "srs-pack", FIXTURES / "exercises", tmp_path / "pack"])
+    app = QuizApp(context)
+    try:
+        async with app.run_test(size=SIZE) as pilot:
+            app.open_screen("exercises")
+            await pilot.pause()
+            table = app.screen.query_one("#exercise-table", DataTable)
+            assert "needs Triton" in str(table.get_row("kernel-fixture")[1])
+            assert "needs Triton" not in str(table.get_row("double-fixture")[1])
+    finally:
+        context.services.close()

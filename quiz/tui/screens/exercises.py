@@ -45,9 +45,11 @@ class ExercisesScreen(BaseScreen):
 
     def refresh_rows(self) -> None:
         """The exercises in learning order (module, then difficulty), keeping the cursor on the same one."""
+        from quiz.grader.triton_support import available, uses_kernels
         from quiz.session.exercises import exercise_path
 
         bank = self.ctx.bank
+        no_triton = not available()
         status = self.ctx.store.exercise_status() if self.ctx.store is not None else {}
         table = self.query_one("#exercise-table", DataTable)
         keep = self._cursor_id(table)
@@ -62,8 +64,10 @@ class ExercisesScreen(BaseScreen):
             if self.module and ex.module != self.module:
                 continue
             state = status.get(ex.id, "not started")
-            label = self.t("status_" + state.replace(" ", "_"))
-            table.add_row(cell(ex.title.get(self.lang)), f"[{STATUS_STYLE[state]}]{label}[/]",
+            label = f"[{STATUS_STYLE[state]}]{self.t('status_' + state.replace(' ', '_'))}[/]"
+            if no_triton and uses_kernels(ex.model_dump()):
+                label = f"[yellow]{self.t('status_needs_triton')}[/]"  # `quiz check` says how to install it
+            table.add_row(cell(ex.title.get(self.lang)), label,
                           cell(modules.get(ex.module, ex.module)), "★" * ex.difficulty, ex.id, key=ex.id)
         if keep is not None and keep in table.rows:
             table.move_cursor(row=table.get_row_index(keep))

@@ -1,0 +1,33 @@
+"""The torch reference for the fused bias + GELU kernel, and what a wrong answer usually means."""
+
+import torch
+import torch.nn.functional as F
+
+
+def reference(x, bias):
+    return F.gelu(x.double() + bias.double()).to(x.dtype)
+
+
+def _close(got, want):
+    return got.shape == want.shape and torch.allclose(got.double(), want.double(), rtol=1e-5, atol=1e-5)
+
+
+def hint_output(check, args, got):
+    x, bias = args
+    out = got[0] if got else None
+    if out is None:
+        return ""
+    h = x.double() + bias.double()
+    if _close(out, F.gelu(h, approximate="tanh")):
+        return "This is the tanh approximation of GELU; the exact one is 0.5 * h * (1 + erf(h / sqrt(2)))."
+    if _close(out, F.gelu(x.double()) + bias.double()):
+        return "The bias was added after the GELU: it goes inside, gelu(x + bias)."
+    by_row = torch.zeros(x.shape[0], dtype=torch.float64)
+    n = min(x.shape[0], bias.shape[0])
+    by_row[:n] = bias[:n].double()
+    if _close(out, F.gelu(x.double() + by_row[:, None])):
+        return "bias was indexed by row: it has one value per column, bias_ptr + cols, broadcast as b[None, :]."
+    if x.shape[1] % 64:
+        return (f"{x.shape[1]} columns is not a multiple of BLOCK_N: the mask must cover the columns "
+                "(cols < n_cols) as well as the rows, on the load of x, of bias and on the store.")
+    return "bias has one value per column: load it at bias_ptr + cols and broadcast it over the rows (b[None, :])."
