@@ -63,7 +63,8 @@ def _check_bounds(interpreter: Any) -> None:
     own heap (a crash, or a pass by luck); stop it at the offending tl.load/tl.store with a message."""
     import numpy as np
 
-    executor, builder = getattr(interpreter, "GridExecutor", None), getattr(interpreter, "InterpreterBuilder", None)
+    executor: Any = getattr(interpreter, "GridExecutor", None)
+    builder: Any = getattr(interpreter, "InterpreterBuilder", None)
     needed = [(executor, "_init_args_hst"), (builder, "create_masked_load"), (builder, "create_masked_store"),
               (interpreter, "_get_np_dtype")]
     if not all(hasattr(owner, name) for owner, name in needed):
