@@ -38,7 +38,8 @@ async def main() -> dict:
         await app.workers.wait_for_complete()
         await pilot.pause()
         verdict = str(app.screen.query_one("#results").render())
-        grader = type(app.screen.grader).__name__
+        service = app.screen.grader  # the app's shared GraderService; the worker it started does the grading
+        grader = f"{type(service).__name__}({type(service.grader).__name__})"
         await pilot.press("ctrl+p")
         await pilot.pause()
     ctx.services.close()
