@@ -67,10 +67,11 @@ def test_broken_file_gives_defaults_and_a_log_line(tmp_path, caplog):
     with caplog.at_level(logging.WARNING, logger="quiz.config"):
         s = load_settings(path)
     assert s.new_per_day == 20
-    assert [r.getMessage() for r in caplog.records] == [
-        f"config: cannot read {path} ({caplog.records[0].args[1]}); using defaults"
-    ]
-    assert "line 1" in str(caplog.records[0].args[1])
+    [message] = [r.getMessage() for r in caplog.records]
+    assert message.startswith(f"config {path}: cannot read {path} (")
+    assert message.endswith("); using the defaults")
+    assert "line 1" in message
+    assert s.problems == [message.removeprefix(f"config {path}: ")]
 
 
 def test_non_utf8_file_gives_defaults(tmp_path):
@@ -79,14 +80,32 @@ def test_non_utf8_file_gives_defaults(tmp_path):
     assert load_settings(path).editor == ""
 
 
-def test_unknown_and_mistyped_keys_are_ignored_with_a_warning(caplog):
+def test_unknown_and_mistyped_keys_are_ignored_and_named(caplog):
     with caplog.at_level(logging.WARNING, logger="quiz.config"):
         s = Settings.from_dict({"colour": "red", "new_per_day": "ten", "reviews_per_day": 50, "interleave_modules": 1})
     assert s.new_per_day == 20 and s.reviews_per_day == 50 and s.interleave_modules is False
+    assert s.problems == [
+        "unknown setting 'colour' ignored",
+        "'new_per_day' should be a whole number, not 'ten'; using 20",
+        "'interleave_modules' should be true or false, not 1; using False",
+    ]
+    assert caplog.records == []  # from_dict only collects; loading the file logs
+
+
+def test_a_bad_value_in_the_file_is_warned_once_per_process(tmp_path, caplog):
+    path = tmp_path / "config.toml"
+    path.write_text('colour = "red"\nnew_per_day = "ten"\nreviews_per_day = 50\n', encoding="utf-8")
+    with caplog.at_level(logging.WARNING, logger="quiz.config"):
+        first = load_settings(path)
+        second = load_settings(path)
+    assert first == second and first.new_per_day == 20 and first.reviews_per_day == 50
+    assert second.problems == first.problems == [
+        "unknown setting 'colour' ignored",
+        "'new_per_day' should be a whole number, not 'ten'; using 20",
+    ]
     assert [r.getMessage() for r in caplog.records] == [
-        "config: unknown setting 'colour' ignored",
-        "config: new_per_day should be int, got 'ten'; using 20",
-        "config: interleave_modules should be bool, got 1; using False",
+        f"config {path}: unknown setting 'colour' ignored",
+        f"config {path}: 'new_per_day' should be a whole number, not 'ten'; using 20",
     ]
 
 
@@ -126,8 +145,9 @@ def test_to_dict_has_every_field():
     d = Settings(keys={"a": "b"}).to_dict()
     assert d["keys"] == {"a": "b"} and set(d) == {
         "lang", "desired_retention", "new_per_day", "reviews_per_day", "day_start_hour",
-        "interleave_modules", "editor", "theme", "keys",
+        "interleave_modules", "bury_siblings", "editor", "theme", "keys", "fsrs_parameters",
     }
+    assert "problems" not in d  # what was wrong in the file is not saved back
 
 
 @pytest.mark.parametrize(

@@ -3,8 +3,8 @@ cross-file checks, YAML safety, and the models' helpers. Fast: nothing here read
 
 from __future__ import annotations
 
+import json
 import os
-import pickle
 from pathlib import Path
 
 from quiz.content import content_roots, load_default_bank
@@ -358,7 +358,7 @@ def test_size_limit_and_unreadable_files(tmp_path):
     folder = tmp_path / "folder.yaml"
     folder.mkdir()
     doc, (p,) = read_yaml(folder)
-    assert doc is None and p.message.startswith("cannot read file: ")
+    assert doc is None and p.message == "is a folder; content files must be regular files"
 
 
 def test_a_byte_order_mark_is_ignored_and_marks_find_keys(tmp_path):
@@ -417,12 +417,13 @@ def test_construct_rebuilds_what_validation_built(tmp_path):
 
 def test_the_cache_serves_unchanged_files_and_rereads_changed_ones(tmp_path):
     root = pack(tmp_path / "c", {"q.yaml": question()})
-    cache_file = tmp_path / "cache" / "content.pickle"
+    cache_file = tmp_path / "cache" / "content.json"
     first = load_bank([root], cache_file=cache_file)
     assert cache_file.is_file()
-    stored = pickle.loads(cache_file.read_bytes())
+    stored = json.loads(cache_file.read_text(encoding="utf-8"))
     assert stored["signature"][0] == CACHE_VERSION
-    assert (str(root / "q.yaml"), "question", False) in stored["entries"]
+    assert sorted(row[:3] for row in stored["entries"]) == [
+        [str(root / "modules.yaml"), "modules", False], [str(root / "q.yaml"), "question", False]]
     again = load_bank([root], cache_file=cache_file)
     assert again.questions == first.questions and again.problems == []
     path = root / "q.yaml"
@@ -435,7 +436,7 @@ def test_the_cache_serves_unchanged_files_and_rereads_changed_ones(tmp_path):
 def test_the_cache_keeps_problems_and_strictness_apart(tmp_path):
     text = question().replace('answer: {zh: "答", en: "A"}', 'answer: {en: "A"}')
     root = pack(tmp_path / "c", {"q.yaml": text, "bad.yaml": "a: [\n"})
-    cache_file = tmp_path / "content.pickle"
+    cache_file = tmp_path / "content.json"
     loose = load_bank([root], cache_file=cache_file)
     strict = load_bank([root], strict=True, cache_file=cache_file)
     again = load_bank([root], cache_file=cache_file)
@@ -446,11 +447,11 @@ def test_the_cache_keeps_problems_and_strictness_apart(tmp_path):
 
 def test_a_broken_or_foreign_cache_is_rebuilt(tmp_path):
     root = pack(tmp_path / "c", {"q.yaml": question()})
-    cache_file = tmp_path / "content.pickle"
-    cache_file.write_bytes(b"not a pickle")
+    cache_file = tmp_path / "content.json"
+    cache_file.write_bytes(b"\x80\x04not json")
     assert list(load_bank([root], cache_file=cache_file).questions) == ["q-one"]
-    assert pickle.loads(cache_file.read_bytes())["entries"]
-    cache_file.write_bytes(pickle.dumps({"signature": ("old",), "entries": {"x": 1}}))
+    assert json.loads(cache_file.read_text(encoding="utf-8"))["entries"]
+    cache_file.write_text(json.dumps({"signature": ["old"], "entries": [["x", "question", False, [1, 1], {}, []]]}))
     cache = ParseCache(cache_file)
     assert cache.entries == {} and not cache.dirty
 
@@ -465,17 +466,17 @@ def test_cache_get_put_and_save(tmp_path):
     cache.put(tmp_path / "gone.yaml", "question", False, ("d", []))
     assert (str(tmp_path / "gone.yaml"), "question", False) not in cache.entries
     cache.save()  # no file: nothing written, nothing raised
-    saved = ParseCache(tmp_path / "sub" / "c.pickle")
+    saved = ParseCache(tmp_path / "sub" / "c.json")
     saved.put(target, "question", False, ("data", []))
     saved.save()
-    assert not saved.dirty and ParseCache(tmp_path / "sub" / "c.pickle").get(target, "question", False) == ("data", [])
-    assert list((tmp_path / "sub").iterdir()) == [tmp_path / "sub" / "c.pickle"]
+    assert not saved.dirty and ParseCache(tmp_path / "sub" / "c.json").get(target, "question", False) == ("data", [])
+    assert list((tmp_path / "sub").iterdir()) == [tmp_path / "sub" / "c.json"]
 
 
 def test_an_unwritable_cache_is_not_fatal(tmp_path):
     blocker = tmp_path / "blocker"
     blocker.write_text("a file, not a folder")
-    cache = ParseCache(blocker / "c.pickle")
+    cache = ParseCache(blocker / "c.json")
     cache.put(write(tmp_path, "q.yaml", "x"), "question", False, ("d", []))
     cache.save()
     assert cache.dirty
@@ -498,10 +499,10 @@ def test_default_bank_uses_the_cache_unless_told_not_to(tmp_path, monkeypatch, i
     monkeypatch.setattr(paths, "builtin_content_dir", lambda: pack(tmp_path / "builtin", {"q.yaml": question()}))
     monkeypatch.setenv("QUIZ_NO_CACHE", "1")
     assert list(load_default_bank().questions) == ["q-one"]
-    assert not (isolated_home / "cache" / "content.pickle").exists()
+    assert not (isolated_home / "cache" / "content.json").exists()
     monkeypatch.delenv("QUIZ_NO_CACHE")
     extra = pack(tmp_path / "extra", {"q2.yaml": question("q-two", 2).replace("number: 2\n", "")})
     bank = load_default_bank([extra])
     assert sorted(bank.questions) == ["q-one", "q-two"] and bank.problems == [
         p for p in bank.problems if "duplicate module" in p.message]
-    assert (isolated_home / "cache" / "content.pickle").is_file()
+    assert (isolated_home / "cache" / "content.json").is_file()

@@ -92,6 +92,6 @@ def test_app_process_never_imports_torch_after_every_screen():
     script = Path(__file__).parent / "tui" / "open_every_screen.py"
     out = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, check=True, timeout=300)
     report = json.loads(out.stdout.strip().splitlines()[-1])
-    assert report["grader"] == "GraderWorker"
+    assert report["grader"] == "GraderService(GraderWorker)"
     assert report["verdict"].startswith("✓ pass"), report["verdict"]
     assert report["heavy_modules"] == []

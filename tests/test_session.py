@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from quiz.content.loader import load_bank
+from quiz.content.models import KeywordGroup
 from quiz.session.cards import CardView, card_view, content_cards, flashcard_id, parse_card_id, question_card_id
 from quiz.session.quiz import (
     QuizItem,
@@ -136,11 +137,20 @@ def test_keyword_coverage_ignores_case_spaces_and_separators():
     covered, missing = keyword_coverage(
         "The Grad-Fn node; we save_for backward and use all.reduce",
         ["grad_fn", "save for backward", "all-reduce", "leaf", ""],
+        "en",
     )
     assert covered == ["grad_fn", "save for backward", "all-reduce"]
     assert missing == ["leaf", ""]
-    assert keyword_coverage("", ["a"]) == ([], ["a"])
-    assert keyword_coverage("x/y", ["X Y"]) == (["X Y"], [])
+    assert keyword_coverage("", ["a"], "en") == ([], ["a"])
+    assert keyword_coverage("x/y", ["X Y"], "en") == (["X Y"], [])
+
+
+def test_keyword_coverage_counts_a_concept_group_by_any_synonym_in_either_language():
+    ring = KeywordGroup(en=["ring all-reduce"], zh=["环形规约"])
+    leaf = KeywordGroup(en=["leaf tensor"], zh=["叶子张量"])
+    assert keyword_coverage("用 环形 规约 同步梯度", [ring, leaf], "en") == ([ring], [leaf])
+    assert keyword_coverage("a RING_ALL-REDUCE of the leaf tensors", [ring, leaf], "zh") == ([ring, leaf], [])
+    assert keyword_coverage("ＬＥＡＦ Tensor", [leaf], "en") == ([leaf], [])  # full-width letters match too
 
 
 def test_choice_grading(bank):
@@ -197,14 +207,16 @@ def test_undo_with_nothing_to_undo_changes_nothing(bank, store):
     assert s.undo() is None and s.reviewed == 0
 
 
-def test_undo_after_a_new_session_restores_without_history(bank, store):
+def test_undo_is_per_session_a_new_session_cannot_undo_an_earlier_rating(bank, store):
     first = review(store, bank)
     state, _ = first.next_card()
-    first.rate(state, 3)
+    rated = first.rate(state, 3)
     second = review(store, bank)
-    restored = second.undo()
-    assert restored is not None and restored.is_new and second.reviewed == 0
-    assert "q/q1" in second.queue.new
+    assert second.undo() is None and second.reviewed == 0
+    assert store.card("q/q1") == rated and "q/q1" not in second.queue.new
+    action = first.undo()  # the session that rated it still can
+    assert action is not None and (action.kind, action.card_id, action.rating) == ("rate", "q/q1", 3)
+    assert action.before.is_new and store.card("q/q1").is_new and first.reviewed == 0
 
 
 def test_rating_takes_the_card_out_of_the_new_queue_at_once(bank, store):

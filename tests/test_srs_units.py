@@ -422,7 +422,11 @@ def test_the_logged_states_are_what_undo_restores(store):
     assert CardState.from_dict(json.loads(row["state_before"])) == before
     assert (row["stability"], row["difficulty"], row["interval_days"], row["duration_ms"]) == (9, 3, 4.5, 1200)
     assert store.card("q/a") == after
-    assert store.undo_last(NOW) == before and store.card("q/a") == before
+    later = NOW + timedelta(minutes=1)
+    assert store.undo_review(log_id, later) == before and store.card("q/a") == before
+    undone = store.conn.execute("SELECT undone_at FROM review_log WHERE id = ?", (log_id,)).fetchone()
+    assert undone["undone_at"] == iso(later)  # the row is kept, marked undone
+    assert store.undo_review(log_id, later) is None and store.undo_review(99, later) is None
 
 
 def test_a_review_card_is_scheduled_from_its_last_review():

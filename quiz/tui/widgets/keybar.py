@@ -63,7 +63,7 @@ class KeyBar(Static):
             seen.add(binding.action)
             items.append((self.app.get_key_display(binding), self._label(binding.description), enabled))
         items.append(("^p", tr("palette", self.app.lang), True))
-        room = self.size.width - 2 if self.size.width else 10_000
+        room = self.size.width or 10_000  # size is the content area: the padding is already left out
         parts: list[str] = []
         used = 0
         for i, (key, label, enabled) in enumerate(items):
