@@ -154,10 +154,11 @@ async def test_every_screen_shows_markup_literally(tmp_path):
                 await pilot.press(key)
                 await pilot.pause()
                 assert app.screen.__class__.__name__ == name
-                if name == "StatsScreen":  # module mastery is the last chart
-                    app.screen.query_one("#stats-scroll").scroll_end(animate=False)
-                    await pilot.pause()
-                if fragment:
+                if name == "StatsScreen":  # module mastery is the last chart: read the chart's own text, which
+                    # does not depend on how far a loaded machine got with scrolling
+                    body = str(app.screen.query_one("#stats-body").render())
+                    assert fragment.rstrip("…") in body, body
+                elif fragment:
                     assert_literal(app, fragment)
                 await pilot.press("escape")
                 await pilot.pause()
