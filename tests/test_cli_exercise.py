@@ -141,7 +141,7 @@ def test_watch_keys_hint_reset_recheck_next_and_quit(isolated_home):
         ("hint 1/3", "h"),
         ("hint 2/3", "r"),
         ("reset to the starter", ""),
-        ("keys:", "n"),
+        ("checks failed", "n"),  # the re-check after the reset (Enter re-checks too)
         ("watching", "q"),
     ]
     seen = []
