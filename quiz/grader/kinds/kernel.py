@@ -142,7 +142,7 @@ def measure(entry: Any, check: dict, seed: int, helpers: Any) -> dict:
 # ---------------------------------------------------------------- trusted side (the judge)
 
 def _shapes(args: list[Any]) -> str:
-    return " and ".join(str(tuple(a.shape)) for a in args if isinstance(a, torch.Tensor))
+    return say(" and ", " 和 ").join(str(tuple(a.shape)) for a in args if isinstance(a, torch.Tensor))
 
 
 def _where(exp: torch.Tensor, got: torch.Tensor, atol: float, rtol: float) -> str:
