@@ -95,7 +95,7 @@ def _check_bounds(interpreter: Any) -> None:
             ends = [end for _, end in _ranges if end <= bad]
             first = (bad - max(ends)) // itemsize + 1 if ends else 0
             past = say(f", the first {first} element(s) past the end of a tensor",
-                       f"，第一个越界位置在某个 tensor 末尾之后第 {first} 个元素") if ends else ""
+                       f"，第一个越界元素位于某个 tensor 末尾之后第 {first} 个") if ends else ""
             lanes = int((~ok).sum())
             raise IndexError(say(
                 f"{what[0]} outside every tensor passed to the kernel ({lanes} of {addr.size} lanes{past}): "
