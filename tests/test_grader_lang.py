@@ -12,6 +12,7 @@ from grader_helpers import FIXTURE, WRONG_DOUBLE, load_exercise
 from quiz import paths
 from quiz.content.loader import load_bank
 from quiz.grader.runner import GraderWorker
+from quiz.grader.triton_support import available
 
 
 @pytest.fixture(scope="module")
@@ -94,3 +95,30 @@ def test_simulation_messages_carry_the_same_values(worker, bank):
     for z, e in failed:
         assert sorted(NUMBER.findall(z)) == sorted(NUMBER.findall(e)), (z, e)
         assert z != e
+
+
+# Triton kernels: a hint from checks.py, the judge's missing-launch message, the interpreter's bounds check.
+# (Each grade draws its own seed, so the two languages' numbers are not compared here.)
+KERNEL_MUTANTS = [
+    ("triton-bias-gelu", "mutants/bias_after_gelu.py"),
+    ("triton-row-softmax", "mutants/torch_softmax.py"),
+    ("triton-vector-add", "mutants/no_mask.py"),
+]
+
+
+@pytest.mark.skipif(not available(), reason="Triton is not installed (pip install -e '.[kernels]')")
+@pytest.mark.parametrize("exercise_id,file", KERNEL_MUTANTS)
+def test_kernel_mutant_fails_in_the_learners_language(worker, bank, exercise_id, file):
+    exercise = bank.exercises[exercise_id].model_dump()
+    folder = bank.exercise_dirs[exercise_id]
+    zh = worker.grade(exercise, folder, folder / file, lang="zh")
+    en = worker.grade(exercise, folder, folder / file, lang="en")
+    assert zh.status == en.status == "fail"
+    assert [t.status for t in zh.tests] == [t.status for t in en.tests]
+    failed = [(c, z, e) for c, z, e in zip(exercise["checks"], zh.tests, en.tests) if z.status == "fail"]
+    assert failed, "the mutant fails no check"
+    for check, z, e in failed:
+        assert (z.name, e.name) == (check["name"]["zh"], check["name"]["en"])
+        assert chinese(z.name) and not chinese(e.name)
+        assert chinese(z.message), z.message
+        assert not chinese(e.message), e.message

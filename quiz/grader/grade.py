@@ -14,7 +14,7 @@ from quiz.grader.results import ERROR, FAIL, TIMEOUT, Result, TestResult, overal
 from quiz.grader.safe_read import SourceError, read_source
 from quiz.grader.sandbox import ChildOutcome, prepare_scratch, run_limited
 from quiz.grader.say import say
-from quiz.grader.triton_support import INSTALL_HINT, available, uses_kernels
+from quiz.grader.triton_support import available, install_hint, uses_kernels
 
 JUDGE_LIMIT_S = 60.0
 
@@ -41,7 +41,7 @@ def grade(exercise: dict, folder: Path, file: Path, scratch: str, fences: list[s
     gpu = False
     if uses_kernels(exercise):
         if not available():
-            return Result(exercise_id, ERROR, INSTALL_HINT, elapsed(), protections=fences or [])
+            return Result(exercise_id, ERROR, install_hint(), elapsed(), protections=fences or [])
         # triton is imported in the check's child, never here: the interpreter must be chosen before the
         # import (triton.language's own helpers are decorated when it loads)
         exercise = dict(exercise, device=device)

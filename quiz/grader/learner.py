@@ -29,7 +29,7 @@ def run(code: Any, filename: str, exercise: dict, folder: Path, plans: list[dict
         try:
             kernel.prepare(filename, exercise.get("device", "cpu"), os.getcwd())
         except ImportError as exc:
-            emit({"load_error": {"type": "ImportError", "message": f"{kernel.INSTALL_HINT} ({exc})"[:2000], "line": None}})
+            emit({"load_error": {"type": "ImportError", "message": f"{kernel.install_hint()} ({exc})"[:2000], "line": None}})
             return
     module = types.ModuleType("learner")
     module.__file__ = filename

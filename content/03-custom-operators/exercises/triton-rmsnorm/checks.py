@@ -2,6 +2,8 @@
 
 import torch
 
+from quiz.grader.say import say
+
 
 def _rms(x, weight, eps, count=None):
     xd = x.double()
@@ -25,10 +27,14 @@ def hint_output(check, args, got):
     if out is None:
         return ""
     if _close(out, _rms(x, torch.ones_like(weight), eps)):
-        return "This is the normalised row without the weight: multiply by weight, read at w_ptr + cols."
+        return say("This is the normalised row without the weight: multiply by weight, read at w_ptr + cols.",
+                   "这是没乘 weight 的归一化结果：还要乘以 weight，在 w_ptr + cols 处读取。")
     if _close(out, _rms(x, weight, 0.0)):
-        return "This is RMSNorm without eps: it goes inside the square root, sqrt(mean(x*x) + eps)."
+        return say("This is RMSNorm without eps: it goes inside the square root, sqrt(mean(x*x) + eps).",
+                   "这是没加 eps 的 RMSNorm：eps 应该放在平方根里面，即 sqrt(mean(x*x) + eps)。")
     if block != cols and _close(out, _rms(x, weight, eps, block)):
-        return f"The mean was taken over the block ({block}), not the {cols} real columns: divide by n_cols."
-    return ("Check the row offset (row * row_stride), that padding lanes load as 0, and that the weight is "
-            "read by column index.")
+        return say(f"The mean was taken over the block ({block}), not the {cols} real columns: divide by n_cols.",
+                   f"均值是按整个 block（{block}）算的，而不是按实际的 {cols} 列：应除以 n_cols。")
+    return say("Check the row offset (row * row_stride), that padding lanes load as 0, and that the weight is "
+               "read by column index.",
+               "请检查行偏移（row * row_stride）、padding lane 是否 load 成 0，以及 weight 是否按列下标读取。")
