@@ -69,7 +69,7 @@ class Settings:
                 base.problems.append(f"'{key}' is not a number; using {default!r}")
                 continue
             if key == "lang" and value not in ("zh", "en"):
-                base.problems.append(f"'lang' should be \"zh\" or \"en\", not {value!r}; using {default!r}")
+                base.problems.append(f'\'lang\' should be "zh" or "en", not {value!r}; using {default!r}')
                 continue
             if key in LIMITS:
                 low, high = LIMITS[key]
@@ -89,8 +89,14 @@ class Settings:
 
 
 def _kind(default: object) -> str:
-    return {bool: "true or false", int: "a whole number", float: "a number", str: "a string", dict: "a table",
-            list: "a list of numbers"}[type(default)]
+    return {
+        bool: "true or false",
+        int: "a whole number",
+        float: "a number",
+        str: "a string",
+        dict: "a table",
+        list: "a list of numbers",
+    }[type(default)]
 
 
 def _keys(value: object, problems: list[str]) -> dict[str, str]:

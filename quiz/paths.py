@@ -24,8 +24,10 @@ def home_problem() -> str | None:
             if folder.exists():
                 if folder.is_dir():
                     return None
-                return (f"QUIZ_HOME is {home}, but {folder} is a file, not a folder; the progress database, "
-                        f"settings and workspace live in that folder. Point QUIZ_HOME at a folder (or move the file away).")
+                return (
+                    f"QUIZ_HOME is {home}, but {folder} is a file, not a folder; the progress database, "
+                    f"settings and workspace live in that folder. Point QUIZ_HOME at a folder (or move the file away)."
+                )
         except OSError as exc:
             return f"QUIZ_HOME is {home}, which cannot be used: {exc.strerror or exc}"
     return None

@@ -22,14 +22,20 @@ class Services:
     @property
     def limits(self) -> Limits:
         s = self.settings
-        return Limits(new_per_day=s.new_per_day, reviews_per_day=s.reviews_per_day, day_start_hour=s.day_start_hour,
-                      bury_siblings=s.bury_siblings)
+        return Limits(
+            new_per_day=s.new_per_day,
+            reviews_per_day=s.reviews_per_day,
+            day_start_hour=s.day_start_hour,
+            bury_siblings=s.bury_siblings,
+        )
 
     def close(self) -> None:
         self.store.close()
 
 
-def open_services(clock: Clock | None = None, settings: Settings | None = None, fuzz: bool = True, backup: bool = False) -> Services:
+def open_services(
+    clock: Clock | None = None, settings: Settings | None = None, fuzz: bool = True, backup: bool = False
+) -> Services:
     """Open the store (raises StoreError with a clear message) and everything around it."""
     settings = settings or load_settings()
     clock = clock or Clock()

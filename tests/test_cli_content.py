@@ -48,8 +48,15 @@ def test_list_json_includes_user_pack(tmp_path, valid_text):
     rows = json.loads(result.stdout)
     row = next(r for r in rows if r["id"] == "sample-question")
     assert row == {
-        "number": None, "id": "sample-question", "module": "pytorch-internals", "title": "什么是叶子张量？",
-        "langs": ["zh", "en"], "difficulty": 1, "cards": 1, "choices": 1, "exercises": 0,
+        "number": None,
+        "id": "sample-question",
+        "module": "pytorch-internals",
+        "title": "什么是叶子张量？",
+        "langs": ["zh", "en"],
+        "difficulty": 1,
+        "cards": 1,
+        "choices": 1,
+        "exercises": 0,
     }
 
 

@@ -18,8 +18,14 @@ SILU = paths.builtin_content_dir() / "01-pytorch-internals" / "exercises" / "sil
 
 def quiz(*args, home, stdin=None, timeout=120):
     env = dict(os.environ, QUIZ_HOME=str(home))
-    return subprocess.run([sys.executable, "-m", "quiz", "--lang", "en", *args], env=env, input=stdin,
-                          capture_output=True, text=True, timeout=timeout)
+    return subprocess.run(
+        [sys.executable, "-m", "quiz", "--lang", "en", *args],
+        env=env,
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
 
 
 def test_start_check_hint_and_solution(isolated_home):
@@ -51,8 +57,14 @@ def test_check_usage_errors_exit_2(isolated_home, tmp_path):
 
 def test_watch_regrades_on_save(isolated_home):
     env = dict(os.environ, QUIZ_HOME=str(isolated_home), PYTHONUNBUFFERED="1")
-    proc = subprocess.Popen([sys.executable, "-m", "quiz", "--lang", "en", "watch", "silu-function"], env=env,
-                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "quiz", "--lang", "en", "watch", "silu-function"],
+        env=env,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
     seen = []
     try:
         saved = False
@@ -76,8 +88,14 @@ def test_watch_regrades_on_save(isolated_home):
 def run_watch(home, keys: str, *args) -> str:
     """`quiz watch` fed keys line by line (stdin is a pipe), after the first grade is printed."""
     env = dict(os.environ, QUIZ_HOME=str(home), PYTHONUNBUFFERED="1")
-    proc = subprocess.Popen([sys.executable, "-m", "quiz", "--lang", "en", "watch", *args], env=env,
-                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "quiz", "--lang", "en", "watch", *args],
+        env=env,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
     seen = []
     try:
         deadline = time.monotonic() + 90
@@ -111,8 +129,14 @@ def test_watch_takes_single_keys_from_a_terminal(isolated_home):
 
     main, child = pty.openpty()
     env = dict(os.environ, QUIZ_HOME=str(isolated_home), PYTHONUNBUFFERED="1")
-    proc = subprocess.Popen([sys.executable, "-m", "quiz", "--lang", "en", "watch", "silu-function"], env=env,
-                            stdin=child, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "quiz", "--lang", "en", "watch", "silu-function"],
+        env=env,
+        stdin=child,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
     os.close(child)
     try:
         keys_lines = 0
@@ -133,8 +157,14 @@ def test_watch_takes_single_keys_from_a_terminal(isolated_home):
 
 def test_watch_keys_hint_reset_recheck_next_and_quit(isolated_home):
     env = dict(os.environ, QUIZ_HOME=str(isolated_home), PYTHONUNBUFFERED="1")
-    proc = subprocess.Popen([sys.executable, "-m", "quiz", "--lang", "en", "watch", "silu-function"], env=env,
-                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "quiz", "--lang", "en", "watch", "silu-function"],
+        env=env,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
     workspace = isolated_home / "workspace" / "silu_function.py"
     steps = [  # (what to wait for, what to type next)
         ("keys:", "h"),
@@ -180,11 +210,13 @@ def test_exercise_verify_passes_a_sound_exercise_and_flags_a_broken_one(isolated
     assert "BAD" not in ok.stdout
 
     pack = tmp_path / "pack"
-    shutil.copytree(paths.builtin_content_dir() / "01-pytorch-internals" / "exercises" / "silu-function",
-                    pack / "broken")
+    shutil.copytree(
+        paths.builtin_content_dir() / "01-pytorch-internals" / "exercises" / "silu-function", pack / "broken"
+    )
     spec = (pack / "broken" / "exercise.yaml").read_text(encoding="utf-8")
-    (pack / "broken" / "exercise.yaml").write_text(spec.replace("id: silu-function", "id: silu-broken", 1),
-                                                   encoding="utf-8")
+    (pack / "broken" / "exercise.yaml").write_text(
+        spec.replace("id: silu-function", "id: silu-broken", 1), encoding="utf-8"
+    )
     shutil.copyfile(pack / "broken" / "starter.py", pack / "broken" / "solution.py")  # a solution that fails
     bad = quiz("--content", str(pack), "exercise", "verify", "silu-broken", home=isolated_home, timeout=300)
     assert bad.returncode == 1, bad.stdout + bad.stderr

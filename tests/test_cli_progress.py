@@ -17,8 +17,10 @@ def test_two_homes_exchange_progress_files(tmp_path):
     out = quiz("progress", "import", str(tmp_path / "desktop.jsonl"), home=laptop)
     assert out.returncode == 0 and "imported 1 new review(s)" in out.stdout, out.stderr
     assert "imported 1 new" in quiz("progress", "import", str(tmp_path / "laptop.jsonl"), home=desktop).stdout
-    assert "imported 0 new review(s), 1 already here" in quiz(
-        "progress", "import", str(tmp_path / "laptop.jsonl"), home=desktop).stdout
+    assert (
+        "imported 0 new review(s), 1 already here"
+        in quiz("progress", "import", str(tmp_path / "laptop.jsonl"), home=desktop).stdout
+    )
     stats = [json.loads(quiz("stats", "--json", home=h).stdout) for h in (laptop, desktop)]
     assert stats[0]["reviews_total"] == stats[1]["reviews_total"] == 2
     assert stats[0]["by_state"] == stats[1]["by_state"]

@@ -14,8 +14,14 @@ BUILTIN_OFF = {"QUIZ_CONTENT_PATH": str(PACK)}
 
 def quiz(*args, stdin: str = "", home) -> subprocess.CompletedProcess:
     env = dict(os.environ, QUIZ_HOME=str(home), **BUILTIN_OFF)
-    return subprocess.run([sys.executable, "-m", "quiz", "--lang", "en", *args], input=stdin, env=env,
-                          capture_output=True, text=True, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-m", "quiz", "--lang", "en", *args],
+        input=stdin,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
 
 
 def test_piped_review_rates_and_stats_count(isolated_home):

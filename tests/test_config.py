@@ -17,8 +17,17 @@ def test_defaults():
 
 
 def test_saved_settings_read_back_identically(tmp_path):
-    s = Settings(lang="zh", desired_retention=0.85, new_per_day=7, reviews_per_day=90, day_start_hour=6,
-                 interleave_modules=True, editor="vim -n", theme="nord", keys={"review.again": "j"})
+    s = Settings(
+        lang="zh",
+        desired_retention=0.85,
+        new_per_day=7,
+        reviews_per_day=90,
+        day_start_hour=6,
+        interleave_modules=True,
+        editor="vim -n",
+        theme="nord",
+        keys={"review.again": "j"},
+    )
     path = save_settings(s, tmp_path / "a" / "b" / "config.toml")
     assert path == tmp_path / "a" / "b" / "config.toml"
     assert not path.with_suffix(".toml.tmp").exists()
@@ -99,10 +108,14 @@ def test_a_bad_value_in_the_file_is_warned_once_per_process(tmp_path, caplog):
         first = load_settings(path)
         second = load_settings(path)
     assert first == second and first.new_per_day == 20 and first.reviews_per_day == 50
-    assert second.problems == first.problems == [
-        "unknown setting 'colour' ignored",
-        "'new_per_day' should be a whole number, not 'ten'; using 20",
-    ]
+    assert (
+        second.problems
+        == first.problems
+        == [
+            "unknown setting 'colour' ignored",
+            "'new_per_day' should be a whole number, not 'ten'; using 20",
+        ]
+    )
     assert [r.getMessage() for r in caplog.records] == [
         f"config {path}: unknown setting 'colour' ignored",
         f"config {path}: 'new_per_day' should be a whole number, not 'ten'; using 20",
@@ -144,8 +157,17 @@ def test_out_of_range_values_are_clamped(given, expected):
 def test_to_dict_has_every_field():
     d = Settings(keys={"a": "b"}).to_dict()
     assert d["keys"] == {"a": "b"} and set(d) == {
-        "lang", "desired_retention", "new_per_day", "reviews_per_day", "day_start_hour",
-        "interleave_modules", "bury_siblings", "editor", "theme", "keys", "fsrs_parameters",
+        "lang",
+        "desired_retention",
+        "new_per_day",
+        "reviews_per_day",
+        "day_start_hour",
+        "interleave_modules",
+        "bury_siblings",
+        "editor",
+        "theme",
+        "keys",
+        "fsrs_parameters",
     }
     assert "problems" not in d  # what was wrong in the file is not saved back
 

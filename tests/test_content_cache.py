@@ -85,7 +85,9 @@ def test_a_field_that_may_be_plain_or_a_model_comes_back_from_the_cache(tmp_path
     pack, cache = tmp_path / "pack", tmp_path / "cache.json"
     shutil.copytree(fixture, pack / "exercises" / "double")
     spec = pack / "exercises" / "double" / "exercise.yaml"
-    text = spec.read_text(encoding="utf-8").replace("  - kind: gradcheck\n", "  - kind: gradcheck\n    name: plain name\n", 1)
+    text = spec.read_text(encoding="utf-8").replace(
+        "  - kind: gradcheck\n", "  - kind: gradcheck\n    name: plain name\n", 1
+    )
     text = text.replace("  - kind: reference\n", "  - kind: reference\n    name: {en: in English, zh: 中文名}\n", 1)
     spec.write_text(text, encoding="utf-8")
     cold = load_bank([pack], cache_file=cache)

@@ -22,7 +22,10 @@ def mutated(draw) -> bytes:
         if kind == "delete":
             del data[pos : pos + draw(st.integers(1, 40))]
         elif kind == "insert":
-            data[pos:pos] = draw(st.binary(min_size=1, max_size=12) | st.sampled_from([b":", b"- ", b"\t", b"&a ", b"*a", b"!!", b"{", b"[", b"\n  ", b'"']))
+            data[pos:pos] = draw(
+                st.binary(min_size=1, max_size=12)
+                | st.sampled_from([b":", b"- ", b"\t", b"&a ", b"*a", b"!!", b"{", b"[", b"\n  ", b'"'])
+            )
         elif kind == "replace" and data:
             data[pos] = draw(st.integers(0, 255))
         elif kind == "swap-lines":

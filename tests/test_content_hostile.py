@@ -30,8 +30,14 @@ def with_tags(valid_text: str, tags: str) -> str:
 def run_quiz(args: list[str], pack, timeout: float = 60) -> subprocess.CompletedProcess:
     """A fresh `quiz` process; the timeout turns a hang into a failure instead of a stuck suite."""
     env = dict(os.environ, QUIZ_CONTENT_PATH=str(pack), PYTHONPATH=os.getcwd())
-    return subprocess.run([sys.executable, "-m", "quiz", "--lang", "en", *args], env=env, capture_output=True,
-                          text=True, timeout=timeout, stdin=subprocess.DEVNULL)
+    return subprocess.run(
+        [sys.executable, "-m", "quiz", "--lang", "en", *args],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        stdin=subprocess.DEVNULL,
+    )
 
 
 @pytest.fixture
@@ -63,8 +69,11 @@ def test_app_start_does_not_hang_on_a_fifo_or_break_on_bad_scalars(fifo_and_devi
     from quiz.tui.app import build_context
 
     write(fifo_and_device_pack, "dated.yaml", with_tags(valid_text, "[2024-13-45]").replace("sample-question", "dated"))
-    write(fifo_and_device_pack, "huge.yaml", valid_text.replace("difficulty: 1", "difficulty: " + "9" * 5000)
-          .replace("sample-question", "huge"))
+    write(
+        fifo_and_device_pack,
+        "huge.yaml",
+        valid_text.replace("difficulty: 1", "difficulty: " + "9" * 5000).replace("sample-question", "huge"),
+    )
     ctx = build_context("en", [fifo_and_device_pack])
     assert "sample-question" in ctx.bank.questions and "dated" in ctx.bank.questions
     assert "huge" not in ctx.bank.questions
@@ -106,7 +115,13 @@ def test_integer_of_5000_digits_is_reported_at_line_and_column(tmp_path, valid_t
 
 @pytest.mark.parametrize("tag", ["!!timestamp 2024-13-45", "!!binary aGk=", "!!set {a}"])
 def test_non_core_tags_are_refused(tmp_path, valid_text, tag):
-    write(tmp_path, "q.yaml", with_tags(valid_text, f"[{tag}]") if "set" not in tag else valid_text.replace("tags: [autograd]", f"tags: {tag}"))
+    write(
+        tmp_path,
+        "q.yaml",
+        with_tags(valid_text, f"[{tag}]")
+        if "set" not in tag
+        else valid_text.replace("tags: [autograd]", f"tags: {tag}"),
+    )
     found = problem(load_pack(tmp_path), "unsupported YAML")
     assert found.line == 5
 
@@ -114,8 +129,11 @@ def test_non_core_tags_are_refused(tmp_path, valid_text, tag):
 @pytest.mark.parametrize("command", [["list"], ["validate"], ["review", "--plain"]])
 def test_bad_scalars_never_give_a_traceback(tmp_path, valid_text, command):
     write(tmp_path, "a.yaml", with_tags(valid_text, "[2024-13-45]").replace("sample-question", "dated-question"))
-    write(tmp_path, "b.yaml", valid_text.replace("difficulty: 1", "difficulty: " + "7" * 5000)
-          .replace("sample-question", "huge-question"))
+    write(
+        tmp_path,
+        "b.yaml",
+        valid_text.replace("difficulty: 1", "difficulty: " + "7" * 5000).replace("sample-question", "huge-question"),
+    )
     write(tmp_path, "c.yaml", valid_text.replace("sample-question", "date-key") + "2024-02-30: x\n")
     proc = run_quiz(command, tmp_path)
     assert "Traceback" not in proc.stderr, proc.stderr
@@ -135,15 +153,20 @@ def test_nul_byte_is_reported_at_its_line(tmp_path, valid_text):
     assert (found.line, found.col) == (6, 21)
 
 
-@pytest.mark.parametrize("written, code", [
-    ('"\\e[2J\\e]0;pwned\\a"', "U+001B"),        # clear screen and set the window title, as YAML escapes
-    ('"bell \\x07"', "U+0007"),
-    ('"csi \\x9b31m"', "U+009B"),                 # the one-byte C1 CSI
-    ("raw \x1b[2J here", "U+001B"),              # the raw byte in a plain scalar
-])
+@pytest.mark.parametrize(
+    "written, code",
+    [
+        ('"\\e[2J\\e]0;pwned\\a"', "U+001B"),  # clear screen and set the window title, as YAML escapes
+        ('"bell \\x07"', "U+0007"),
+        ('"csi \\x9b31m"', "U+009B"),  # the one-byte C1 CSI
+        ("raw \x1b[2J here", "U+001B"),  # the raw byte in a plain scalar
+    ],
+)
 def test_control_characters_are_errors_at_their_line(tmp_path, valid_text, written, code):
-    text = valid_text.replace('question: {zh: "什么是叶子张量？", en: "What is a leaf tensor?"}',
-                              f'question:\n  zh: "什么是叶子张量？"\n  en: {written}')
+    text = valid_text.replace(
+        'question: {zh: "什么是叶子张量？", en: "What is a leaf tensor?"}',
+        f'question:\n  zh: "什么是叶子张量？"\n  en: {written}',
+    )
     write(tmp_path, "q.yaml", text)
     bank = load_pack(tmp_path)
     found = problem(bank, code)

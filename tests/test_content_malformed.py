@@ -56,14 +56,21 @@ def test_unknown_key_suggests_the_right_one(tmp_path, valid_text):
 
 
 def test_nested_unknown_key_points_at_the_key(tmp_path, valid_text):
-    write(tmp_path, "q.yaml", valid_text.replace("    back: {zh: \"requires_grad", "    bak: {zh: \"requires_grad"))
+    write(tmp_path, "q.yaml", valid_text.replace('    back: {zh: "requires_grad', '    bak: {zh: "requires_grad'))
     bank = load_pack(tmp_path)
     problem = only_problem(bank, "unknown key 'bak'")
     assert problem.line == 18 and problem.col == 5
 
 
 def test_missing_translation_is_warning_then_strict_error(tmp_path, valid_text):
-    write(tmp_path, "q.yaml", valid_text.replace('question: {zh: "什么是叶子张量？", en: "What is a leaf tensor?"}', 'question: {en: "What is a leaf tensor?"}'))
+    write(
+        tmp_path,
+        "q.yaml",
+        valid_text.replace(
+            'question: {zh: "什么是叶子张量？", en: "What is a leaf tensor?"}',
+            'question: {en: "What is a leaf tensor?"}',
+        ),
+    )
     lenient = load_pack(tmp_path)
     assert [p.severity for p in lenient.problems] == ["warning"]
     assert "sample-question" in lenient.questions
@@ -161,15 +168,26 @@ def test_python_object_tag_is_refused(tmp_path):
 
 def test_number_out_of_range_and_twice(tmp_path, valid_text):
     write(tmp_path, "a.yaml", valid_text.replace("difficulty: 1", "number: 306\ndifficulty: 1"))
-    write(tmp_path, "b.yaml", valid_text.replace("id: sample-question", "id: q-two").replace("difficulty: 1", "number: 300\ndifficulty: 1"))
-    write(tmp_path, "c.yaml", valid_text.replace("id: sample-question", "id: q-three").replace("difficulty: 1", "number: 300\ndifficulty: 1"))
+    write(
+        tmp_path,
+        "b.yaml",
+        valid_text.replace("id: sample-question", "id: q-two").replace("difficulty: 1", "number: 300\ndifficulty: 1"),
+    )
+    write(
+        tmp_path,
+        "c.yaml",
+        valid_text.replace("id: sample-question", "id: q-three").replace("difficulty: 1", "number: 300\ndifficulty: 1"),
+    )
     bank = load_pack(tmp_path)
     assert only_problem(bank, "less than or equal to 305").line == 4
     assert only_problem(bank, "number 300 is also used by 'q-two'").path.endswith("c.yaml")
 
 
 def test_unknown_references(tmp_path, valid_text):
-    text = valid_text.replace("module: pytorch-internals", "module: no-such-module") + "related: [nowhere]\nexercises: [no-exercise]\n"
+    text = (
+        valid_text.replace("module: pytorch-internals", "module: no-such-module")
+        + "related: [nowhere]\nexercises: [no-exercise]\n"
+    )
     write(tmp_path, "q.yaml", text)
     bank = load_pack(tmp_path)
     assert only_problem(bank, "unknown module 'no-such-module'").line == 3

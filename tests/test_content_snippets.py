@@ -56,9 +56,14 @@ def test_runnable_snippets_run(question, tmp_path):
     for k, code in enumerate(snippets(question)[0]):
         script = tmp_path / f"snippet_{k}.py"
         script.write_text(code, encoding="utf-8")
-        proc = subprocess.run([sys.executable, str(script)], cwd=tmp_path, capture_output=True, text=True,
-                              timeout=TIMEOUT_S, env={"PATH": "/usr/bin:/bin", "HOME": str(tmp_path),
-                                                      "OMP_NUM_THREADS": "1", "MASTER_ADDR": "127.0.0.1"})
+        proc = subprocess.run(
+            [sys.executable, str(script)],
+            cwd=tmp_path,
+            capture_output=True,
+            text=True,
+            timeout=TIMEOUT_S,
+            env={"PATH": "/usr/bin:/bin", "HOME": str(tmp_path), "OMP_NUM_THREADS": "1", "MASTER_ADDR": "127.0.0.1"},
+        )
         assert proc.returncode == 0, f"snippet {k} of {question.id} exited {proc.returncode}:\n{proc.stderr[-3000:]}"
 
 

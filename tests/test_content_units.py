@@ -157,14 +157,14 @@ def test_a_wrong_mapping_or_list_is_named_by_type(tmp_path):
 
 def test_top_level_must_be_a_mapping(tmp_path):
     root = pack(tmp_path, {"q.yaml": "- 1\n- 2\n"})
-    assert problems(load_bank([root])) == [
-        "q.yaml:1:1: error: expected a mapping of keys at the top level, found list"]
+    assert problems(load_bank([root])) == ["q.yaml:1:1: error: expected a mapping of keys at the top level, found list"]
 
 
 def test_a_newer_format_version_asks_for_an_upgrade(tmp_path):
     root = pack(tmp_path, {"q.yaml": question().replace("format_version: 1", "format_version: 2")})
     assert problems(load_bank([root])) == [
-        "q.yaml:1:17: error: format_version 2 is newer than this app reads (1); upgrade the app"]
+        "q.yaml:1:17: error: format_version 2 is newer than this app reads (1); upgrade the app"
+    ]
 
 
 def test_a_bool_format_version_is_not_taken_for_a_newer_one(tmp_path):
@@ -208,7 +208,9 @@ def test_duplicate_question_id_names_the_first_file(tmp_path):
 def test_builtin_questions_need_a_number(tmp_path):
     text = question().replace("number: 1\n", "")
     root = pack(tmp_path, {"q.yaml": text})
-    assert problems(load_bank([root], builtin=root)) == ["q.yaml:2:5: error: built-in questions need a syllabus 'number'"]
+    assert problems(load_bank([root], builtin=root)) == [
+        "q.yaml:2:5: error: built-in questions need a syllabus 'number'"
+    ]
     assert load_bank([root]).problems == []  # a user's pack may leave numbers out
 
 
@@ -294,7 +296,8 @@ def test_duplicate_exercise_ids(tmp_path):
         write(second, name, "x = 1\n")
     bank = load_bank([root])
     assert problems(bank) == [
-        f"exercise.yaml:2:5: error: duplicate exercise id 'ex-one' (first defined in {first / 'exercise.yaml'})"]
+        f"exercise.yaml:2:5: error: duplicate exercise id 'ex-one' (first defined in {first / 'exercise.yaml'})"
+    ]
     assert bank.exercise_dirs["ex-one"] == first
 
 
@@ -328,10 +331,12 @@ def test_yaml_problems_with_positions(tmp_path):
     assert doc_problems(tmp_path, b"# only a comment\n") == ["1:1: file holds no YAML document"]
     assert doc_problems(tmp_path, b"a: 1\na: 2\n") == ["2:1: duplicate key 'a'"]
     assert doc_problems(tmp_path, b"a: &x 1\nb: *x\n") == [
-        "1:4: YAML anchors and aliases (&name / *name) are not allowed in content"]
+        "1:4: YAML anchors and aliases (&name / *name) are not allowed in content"
+    ]
     assert doc_problems(tmp_path, b"a: !!python/object:os.system x\n") == [
         "1:4: unsupported YAML: could not determine a constructor for the tag "
-        "'tag:yaml.org,2002:python/object:os.system' (content allows plain YAML only)"]
+        "'tag:yaml.org,2002:python/object:os.system' (content allows plain YAML only)"
+    ]
     (tab,) = doc_problems(tmp_path, b"a:\n\tb: 1\n")
     assert tab.startswith("2:1: YAML syntax: ") and tab.endswith("(indent with spaces; YAML does not allow tabs here)")
     (bad,) = doc_problems(tmp_path, b"a: [1, 2\n")
@@ -423,7 +428,9 @@ def test_the_cache_serves_unchanged_files_and_rereads_changed_ones(tmp_path):
     stored = json.loads(cache_file.read_text(encoding="utf-8"))
     assert stored["signature"][0] == CACHE_VERSION
     assert sorted(row[:3] for row in stored["entries"]) == [
-        [str(root / "modules.yaml"), "modules", False], [str(root / "q.yaml"), "question", False]]
+        [str(root / "modules.yaml"), "modules", False],
+        [str(root / "q.yaml"), "question", False],
+    ]
     again = load_bank([root], cache_file=cache_file)
     assert again.questions == first.questions and again.problems == []
     path = root / "q.yaml"
@@ -504,5 +511,6 @@ def test_default_bank_uses_the_cache_unless_told_not_to(tmp_path, monkeypatch, i
     extra = pack(tmp_path / "extra", {"q2.yaml": question("q-two", 2).replace("number: 2\n", "")})
     bank = load_default_bank([extra])
     assert sorted(bank.questions) == ["q-one", "q-two"] and bank.problems == [
-        p for p in bank.problems if "duplicate module" in p.message]
+        p for p in bank.problems if "duplicate module" in p.message
+    ]
     assert (isolated_home / "cache" / "content.json").is_file()

@@ -8,9 +8,11 @@ from content_helpers import write
 from quiz.cli.main import cli
 from quiz.content.dunders import bare_dunders, escape_dunders
 
-TEXT = ("Module.__call__ runs hooks; `__init__` is code.\n"
-        "```python\ndef __init__(self):\n    pass\n```\n"
-        "Use __launch_bounds__(256, 2), not a_b__c or __.")
+TEXT = (
+    "Module.__call__ runs hooks; `__init__` is code.\n"
+    "```python\ndef __init__(self):\n    pass\n```\n"
+    "Use __launch_bounds__(256, 2), not a_b__c or __."
+)
 
 
 def test_only_dunders_outside_code_are_found_and_escaped():
@@ -23,8 +25,10 @@ def test_only_dunders_outside_code_are_found_and_escaped():
 
 
 def test_validate_reports_dunders_only_when_asked(tmp_path, valid_text):
-    text = valid_text.replace("A leaf tensor is one the user created directly.",
-                              "A leaf tensor is one the user created directly, not through __call__.")
+    text = valid_text.replace(
+        "A leaf tensor is one the user created directly.",
+        "A leaf tensor is one the user created directly, not through __call__.",
+    )
     path = write(tmp_path, "q.yaml", text)
     plain = CliRunner().invoke(cli, ["validate", "--strict", str(tmp_path)])
     assert plain.exit_code == 0, plain.output
@@ -33,7 +37,6 @@ def test_validate_reports_dunders_only_when_asked(tmp_path, valid_text):
     assert f"{path}:12:65: warning: __call__ outside code at answer.en renders as bold" in asked.output
     strict = CliRunner().invoke(cli, ["validate", "--dunders", "--strict", str(tmp_path)])
     assert strict.exit_code == 1 and ": error: __call__" in strict.output
-
 
 
 def test_the_builtin_bank_has_no_bare_dunder_names():

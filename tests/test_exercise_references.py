@@ -21,15 +21,28 @@ def test_public_tensor_ops_and_checks_functions_are_allowed(target):
     assert reference_problem(target) is None
 
 
-@pytest.mark.parametrize("target", ["os.system", "torch.hub.load", "torch.utils.cpp_extension.load_inline",
-                                    "torch._C._nn.linear", "torch.nn.functional._pad", "builtins.eval",
-                                    "checks:os.system", "subprocess.run", "torch.ops.aten.add"])
+@pytest.mark.parametrize(
+    "target",
+    [
+        "os.system",
+        "torch.hub.load",
+        "torch.utils.cpp_extension.load_inline",
+        "torch._C._nn.linear",
+        "torch.nn.functional._pad",
+        "builtins.eval",
+        "checks:os.system",
+        "subprocess.run",
+        "torch.ops.aten.add",
+    ],
+)
 def test_anything_else_is_refused(target):
     assert reference_problem(target)
 
 
 def run_validate(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "quiz", "validate", *args], capture_output=True, text=True, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-m", "quiz", "validate", *args], capture_output=True, text=True, timeout=120
+    )
 
 
 def make_pack(tmp_path: Path, reference: str) -> Path:
@@ -37,9 +50,11 @@ def make_pack(tmp_path: Path, reference: str) -> Path:
     folder = pack / "exercises" / "double"
     shutil.copytree(FIXTURE, folder)
     spec = (folder / "exercise.yaml").read_text(encoding="utf-8")
-    spec = spec.replace("id: double-fixture", "id: mypack-double").replace('questions: [q1]', "questions: []")
+    spec = spec.replace("id: double-fixture", "id: mypack-double").replace("questions: [q1]", "questions: []")
     spec = spec.replace("module: alpha", "module: pytorch-internals")
-    (folder / "exercise.yaml").write_text(spec.replace('reference: "checks:twice"', f"reference: {reference}"), encoding="utf-8")
+    (folder / "exercise.yaml").write_text(
+        spec.replace('reference: "checks:twice"', f"reference: {reference}"), encoding="utf-8"
+    )
     return pack
 
 

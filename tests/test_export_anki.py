@@ -45,7 +45,8 @@ def notes_of(path) -> dict[str, dict]:
         models = json.loads(conn.execute("SELECT models FROM col").fetchone()[0])
         out = {}
         for guid, flds, tags, did in conn.execute(
-                "SELECT n.guid, n.flds, n.tags, c.did FROM notes n JOIN cards c ON c.nid = n.id"):
+            "SELECT n.guid, n.flds, n.tags, c.did FROM notes n JOIN cards c ON c.nid = n.id"
+        ):
             out[guid] = {"fields": flds.split("\x1f"), "tags": tags.split(), "deck": decks[str(did)]["name"]}
         out["_models"] = models
         return out
@@ -107,8 +108,18 @@ def test_guids_stay_the_same_when_content_changes_between_exports(tmp_path):
 
 def test_both_languages_and_one_module_from_the_command_line(tmp_path, isolated_home):
     out = tmp_path / "deck.apkg"
-    result = quiz("--content", str(tricky_pack(tmp_path)), "export", "anki", "--lang", "both", "--module", "alpha",
-                  str(out), home=isolated_home)
+    result = quiz(
+        "--content",
+        str(tricky_pack(tmp_path)),
+        "export",
+        "anki",
+        "--lang",
+        "both",
+        "--module",
+        "alpha",
+        str(out),
+        home=isolated_home,
+    )
     assert result.returncode == 0, result.stderr
     notes = notes_of(out)
     notes.pop("_models")

@@ -39,7 +39,9 @@ def test_endless_loop_times_out_within_limit(worker, tmp_path):
 
 def test_huge_allocation_is_an_error_with_a_message(worker, tmp_path):
     # 4 GiB, touched: the machine could give it (it has far more), the child's 2 GiB of headroom cannot
-    src = GOOD_DOUBLE.replace("return x * 2", "big = torch.ones(4 * 1024**3 // 8, dtype=torch.float64)\n        return x * 2")
+    src = GOOD_DOUBLE.replace(
+        "return x * 2", "big = torch.ones(4 * 1024**3 // 8, dtype=torch.float64)\n        return x * 2"
+    )
     result = grade_source(worker, tmp_path, src)
     assert result.status == "error"
     assert "memory" in result.message
@@ -119,7 +121,10 @@ def test_float32_output_is_explained(worker, tmp_path):
 
 
 def test_calling_forward_directly_is_explained(worker, tmp_path):
-    src = GOOD_DOUBLE.replace("class Double(", "class DoubleFn(") + "\n\ndef Double(x):\n    return DoubleFn.forward(None, x)\n"
+    src = (
+        GOOD_DOUBLE.replace("class Double(", "class DoubleFn(")
+        + "\n\ndef Double(x):\n    return DoubleFn.forward(None, x)\n"
+    )
     result = grade_source(worker, tmp_path, src)
     assert result.status == "fail"
     assert ".apply" in result.tests[0].message
@@ -152,7 +157,7 @@ def test_worker_survives_and_keeps_grading(worker, tmp_path):
     assert grade_source(worker, tmp_path, GOOD_DOUBLE).status == "pass"
 
 
-SQUARE = '''import torch
+SQUARE = """import torch
 
 
 class Square(torch.autograd.Function):
@@ -165,14 +170,16 @@ class Square(torch.autograd.Function):
     def backward(ctx, g):
         (x,) = ctx.saved_tensors
         return 2 * x * g
-'''
+"""
 
 
 def square_exercise() -> dict:
     from grader_helpers import load_exercise
 
     spec = dict(load_exercise(__import__("grader_helpers").FIXTURE), entry="Square", id="square")
-    spec["checks"] = [{"kind": "gradgradcheck", "reference": "checks:square", "args": [{"name": "x", "tensor": {"shape": [2, 3]}}]}]
+    spec["checks"] = [
+        {"kind": "gradgradcheck", "reference": "checks:square", "args": [{"name": "x", "tensor": {"shape": [2, 3]}}]}
+    ]
     return spec
 
 
@@ -181,8 +188,9 @@ def test_gradgradcheck_passes_a_differentiable_backward(worker, tmp_path):
 
 
 def test_gradgradcheck_fails_a_backward_that_detaches(worker, tmp_path):
-    result = grade_source(worker, tmp_path, SQUARE.replace("return 2 * x * g", "return 2 * x.detach() * g"),
-                          exercise=square_exercise())
+    result = grade_source(
+        worker, tmp_path, SQUARE.replace("return 2 * x * g", "return 2 * x.detach() * g"), exercise=square_exercise()
+    )
     assert result.status == "fail"
     assert "gradient of your backward" in result.tests[0].message
 

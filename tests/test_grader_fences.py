@@ -15,8 +15,10 @@ from grader_helpers import FIXTURE, GOOD_DOUBLE, WRONG_DOUBLE, grade_source, loa
 from quiz.grader import landlock
 from quiz.grader.runner import GraderWorker
 
-pytestmark = pytest.mark.skipif(landlock.abi_version() < 6 or os.geteuid() != 0,
-                                reason="these tests show root-proof fences: they need root and Landlock ABI 6+")
+pytestmark = pytest.mark.skipif(
+    landlock.abi_version() < 6 or os.geteuid() != 0,
+    reason="these tests show root-proof fences: they need root and Landlock ABI 6+",
+)
 
 ALL_OFF = ("landlock", "caps", "pid-namespace", "pdeathsig", "not-dumpable", "subreaper", "cgroup")
 
@@ -45,8 +47,14 @@ def attack(code: str) -> str:
 
 
 def test_the_worker_reports_its_fences(fenced):
-    for fence in ("landlock-fs", "landlock-signals", "capabilities-dropped", "pids-cgroup",
-                  "worker-not-dumpable", "subreaper"):
+    for fence in (
+        "landlock-fs",
+        "landlock-signals",
+        "capabilities-dropped",
+        "pids-cgroup",
+        "worker-not-dumpable",
+        "subreaper",
+    ):
         assert fence in fenced.protections
     with GraderWorker(fences_off=("cgroup",)) as w:
         assert "pid-namespace" in w.protections and "pids-cgroup" not in w.protections
@@ -161,7 +169,8 @@ def test_the_workers_memory_is_out_of_reach(fenced, open_worker, tmp_path):
                 "iov = (ctypes.c_void_p * 2)(ctypes.cast(buf, ctypes.c_void_p), 8)\n"
                 f"rem = (ctypes.c_void_p * 2)(ctypes.c_void_p(int(open('/proc/{worker.proc.pid}/maps').read().split('-')[0], 16)), 8)\n"
                 f"if ctypes.CDLL(None).process_vm_readv({worker.proc.pid}, iov, 1, rem, 1, 0) != 8:\n"
-                "    raise PermissionError('process_vm_readv')\n"),
+                "    raise PermissionError('process_vm_readv')\n"
+            ),
         }[how]
         return grade_source(worker, tmp_path, code + "raise SystemExit('reached the worker')\n" + GOOD_DOUBLE)
 
@@ -169,7 +178,9 @@ def test_the_workers_memory_is_out_of_reach(fenced, open_worker, tmp_path):
         blocked = probe(fenced, how)
         assert blocked.status == "fail" and "PermissionError" in blocked.tests[0].message, (how, blocked.to_dict())
         opened = probe(open_worker, how)
-        assert opened.status == "error" and "sys.exit" in opened.tests[0].message, f"without the fences root gets in: {how}"
+        assert opened.status == "error" and "sys.exit" in opened.tests[0].message, (
+            f"without the fences root gets in: {how}"
+        )
 
 
 ESCAPE = """
@@ -211,10 +222,12 @@ def test_no_process_outlives_its_check(fenced, open_worker, tmp_path):
 
 
 def forks_started(worker, tmp_path, name: str) -> int:
-    code = ("import ctypes, os, time\nforked = 0\nfor _ in range(100):\n    try:\n        pid = os.fork()\n"
-            "    except OSError:\n        break\n    if pid == 0:\n"
-            f"        ctypes.CDLL(None).prctl(15, b'{name}', 0, 0, 0)\n        time.sleep(60)\n        os._exit(0)\n"
-            "    forked += 1\nprint('FORKED', forked, flush=True)\n")
+    code = (
+        "import ctypes, os, time\nforked = 0\nfor _ in range(100):\n    try:\n        pid = os.fork()\n"
+        "    except OSError:\n        break\n    if pid == 0:\n"
+        f"        ctypes.CDLL(None).prctl(15, b'{name}', 0, 0, 0)\n        time.sleep(60)\n        os._exit(0)\n"
+        "    forked += 1\nprint('FORKED', forked, flush=True)\n"
+    )
     exercise = dict(load_exercise(FIXTURE), time_limit_s=30)
     result = grade_source(worker, tmp_path, code + GOOD_DOUBLE, exercise=exercise)
     output = result.tests[0].output
@@ -255,11 +268,13 @@ def test_a_killed_worker_takes_its_check_along(tmp_path):
 
 
 def test_nothing_planted_is_importable_by_the_worker(fenced, tmp_path):
-    plant = ("import os\nos.makedirs('quiz/grader', exist_ok=True)\n"
-             "open('quiz/__init__.py', 'w').write('')\n"
-             "open('quiz/grader/__init__.py', 'w').write('')\n"
-             "open('quiz/grader/verdict.py', 'w').write('raise SystemExit')\n"
-             "import sys\nprint('ISOLATED', sys.flags.isolated, '' in sys.path, os.getcwd() in sys.path)")
+    plant = (
+        "import os\nos.makedirs('quiz/grader', exist_ok=True)\n"
+        "open('quiz/__init__.py', 'w').write('')\n"
+        "open('quiz/grader/__init__.py', 'w').write('')\n"
+        "open('quiz/grader/verdict.py', 'w').write('raise SystemExit')\n"
+        "import sys\nprint('ISOLATED', sys.flags.isolated, '' in sys.path, os.getcwd() in sys.path)"
+    )
     result = grade_source(fenced, tmp_path, attack(plant))
     assert result.status == "pass"
     assert "ISOLATED 1 False False" in result.tests[0].output

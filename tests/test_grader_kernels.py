@@ -29,8 +29,16 @@ HIDE_TRITON = "import sys\nsys.modules['triton'] = None  # as if Triton were not
 
 
 def test_the_bank_has_the_eight_kernel_exercises():
-    wanted = {"triton-vector-add", "triton-row-softmax", "triton-rmsnorm", "triton-matmul", "triton-bias-gelu",
-              "triton-flash-attention", "triton-int8-quant", "triton-two-stage-sum"}
+    wanted = {
+        "triton-vector-add",
+        "triton-row-softmax",
+        "triton-rmsnorm",
+        "triton-matmul",
+        "triton-bias-gelu",
+        "triton-flash-attention",
+        "triton-int8-quant",
+        "triton-two-stage-sum",
+    }
     assert wanted <= set(KERNEL_EXERCISES)
     for eid in wanted:
         ex = BANK.exercises[eid]
@@ -41,13 +49,20 @@ def test_the_bank_has_the_eight_kernel_exercises():
 
 # ---------------------------------------------------------------- without Triton
 
+
 def _without_triton(tmp_path: Path, *args: str) -> subprocess.CompletedProcess:
     hide = tmp_path / "hide"
     hide.mkdir()
     (hide / "sitecustomize.py").write_text(HIDE_TRITON)
     env = dict(os.environ, PYTHONPATH=f"{hide}{os.pathsep}{REPO}")
-    return subprocess.run([sys.executable, "-c", "from quiz.cli.main import main; main()", *args],
-                          check=False, capture_output=True, text=True, env=env, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-c", "from quiz.cli.main import main; main()", *args],
+        check=False,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+    )
 
 
 def test_check_without_triton_says_how_to_install_it_and_exits_2(tmp_path):
@@ -77,13 +92,13 @@ def test_grade_without_triton_is_an_error_with_the_hint(tmp_path, monkeypatch):
 
 
 def test_asking_whether_triton_is_there_does_not_import_it():
-    code = ("from quiz.grader.triton_support import available\navailable()\nimport sys\n"
-            "print('triton' in sys.modules)")
+    code = "from quiz.grader.triton_support import available\navailable()\nimport sys\nprint('triton' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
 
 
 # ---------------------------------------------------------------- the judge (no learner code, no triton)
+
 
 class _Ctx:
     name = "shape (5,)"
@@ -99,8 +114,12 @@ class _Ctx:
         return ""
 
 
-CHECK = {"kind": "kernel", "args": [{"name": "x", "tensor": {"shape": [5], "dtype": "float32", "requires_grad": False}}],
-         "atol": 1e-6, "rtol": 1e-5}
+CHECK = {
+    "kind": "kernel",
+    "args": [{"name": "x", "tensor": {"shape": [5], "dtype": "float32", "requires_grad": False}}],
+    "atol": 1e-6,
+    "rtol": 1e-5,
+}
 
 
 def _record(out: torch.Tensor, launches: int = 1) -> dict:
@@ -139,12 +158,15 @@ def test_judge_wants_at_least_min_launches():
     assert result.status == FAIL and "at least 2 launches" in result.message
 
 
-@pytest.mark.parametrize("data", [
-    {"outputs": []},
-    {"outputs": [], "launches": "1"},
-    {"outputs": [], "launches": 1, "ok": True},
-    {"outputs": {}, "launches": 1},
-])
+@pytest.mark.parametrize(
+    "data",
+    [
+        {"outputs": []},
+        {"outputs": [], "launches": "1"},
+        {"outputs": [], "launches": 1, "ok": True},
+        {"outputs": {}, "launches": 1},
+    ],
+)
 def test_judge_refuses_a_malformed_record(data):
     with pytest.raises(wire.WireError):
         kernel.judge(CHECK, 7, data, _Ctx(lambda t: t))
@@ -158,6 +180,7 @@ def test_judge_fails_a_wrong_dtype():
 
 # ---------------------------------------------------------------- the fenced child on a GPU
 
+
 def test_a_gpu_child_has_no_address_space_limit(tmp_path):
     def report(emit):
         emit({"as": resource.getrlimit(resource.RLIMIT_AS)[0]})
@@ -169,6 +192,7 @@ def test_a_gpu_child_has_no_address_space_limit(tmp_path):
 
 
 # ---------------------------------------------------------------- grading learner files (needs Triton)
+
 
 @pytest.fixture(scope="module")
 def worker():
@@ -184,7 +208,7 @@ def _grade(worker, tmp_path: Path, source: str, exercise_id: str = "triton-vecto
     return worker.grade(BANK.exercises[exercise_id].model_dump(), BANK.exercise_dirs[exercise_id], file, device=device)
 
 
-KERNEL = '''
+KERNEL = """
 import os
 import torch
 import triton
@@ -202,14 +226,15 @@ def add(x, y):
     out = torch.empty_like(x)
     add_kernel[(triton.cdiv(x.numel(), 128),)](x, y, out, x.numel(), BLOCK=128)
     return {result}
-'''
+"""
 
 
 @needs_triton
 def test_a_kernel_runs_in_the_interpreter_with_every_cache_in_the_scratch_folder(worker, tmp_path):
     source = KERNEL.format(store_mask="mask=mask", result="out") + (
         "\nprint('interpret', os.environ.get('TRITON_INTERPRET'), 'cache-in-cwd',"
-        " os.environ['TRITON_CACHE_DIR'].startswith(os.getcwd()), 'home-in-cwd', os.environ['TRITON_HOME'] == os.getcwd())\n")
+        " os.environ['TRITON_CACHE_DIR'].startswith(os.getcwd()), 'home-in-cwd', os.environ['TRITON_HOME'] == os.getcwd())\n"
+    )
     result = _grade(worker, tmp_path, source)
     assert result.status == PASS, [t.to_dict() for t in result.tests]
     assert "interpret 1 cache-in-cwd True home-in-cwd True" in result.tests[0].output
@@ -220,7 +245,9 @@ def test_an_unmasked_store_is_stopped_with_a_message_naming_the_mask(worker, tmp
     result = _grade(worker, tmp_path, KERNEL.format(store_mask="mask=None", result="out"))
     assert result.status == FAIL
     failed = [t for t in result.tests if t.status == FAIL]
-    assert failed and all("tl.store wrote memory outside every tensor" in t.message and "mask=" in t.message for t in failed)
+    assert failed and all(
+        "tl.store wrote memory outside every tensor" in t.message and "mask=" in t.message for t in failed
+    )
     assert all(t.message.startswith("line 12:") for t in failed)  # the store's line in the learner's file
 
 
@@ -235,8 +262,10 @@ def test_a_kernel_launched_then_replaced_by_a_torch_op_is_judged_on_its_values(w
 def test_a_kernel_from_another_file_does_not_count_as_a_launch(worker, tmp_path):
     helper = tmp_path / "helper_kernels.py"
     helper.write_text(KERNEL.format(store_mask="mask=mask", result="out"))
-    source = f"import importlib.util, sys\nspec = importlib.util.spec_from_file_location('h', {str(helper)!r})\n" \
-             "h = importlib.util.module_from_spec(spec)\nspec.loader.exec_module(h)\nadd = h.add\n"
+    source = (
+        f"import importlib.util, sys\nspec = importlib.util.spec_from_file_location('h', {str(helper)!r})\n"
+        "h = importlib.util.module_from_spec(spec)\nspec.loader.exec_module(h)\nadd = h.add\n"
+    )
     result = _grade(worker, tmp_path, source)
     assert result.status == FAIL and "launched no @triton.jit kernel" in result.tests[0].message
 

@@ -65,7 +65,21 @@ def test_quiz_check_says_which_fences_were_up(tmp_path):
     import subprocess
 
     folder = Path(__file__).resolve().parents[1] / "content" / "01-pytorch-internals" / "exercises" / "silu-function"
-    proc = subprocess.run([sys.executable, "-m", "quiz", "--lang", "en", "check", "silu-function",
-                           str(folder / "solution.py"), "--no-record"], capture_output=True, text=True, timeout=180)
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "quiz",
+            "--lang",
+            "en",
+            "check",
+            "silu-function",
+            str(folder / "solution.py"),
+            "--no-record",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=180,
+    )
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "fenced: " in proc.stdout and "rlimits" in proc.stdout

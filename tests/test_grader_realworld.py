@@ -29,7 +29,7 @@ def grade(worker, exercise_id: str, tmp_path: Path, source: str):
 
 # The style the PyTorch 2.x docs teach (and DeepSpeed's LinearFunctionForZeroStage3 uses): forward without
 # ctx, setup_context to save, backward honouring needs_input_grad.
-LINEAR_SETUP_CONTEXT = '''
+LINEAR_SETUP_CONTEXT = """
 import torch
 
 
@@ -58,7 +58,7 @@ class LinearFunction(torch.autograd.Function):
         if bias is not None and ctx.needs_input_grad[2]:
             grad_bias = grad_output.reshape(-1, grad_output.shape[-1]).sum(0)
         return grad_input, grad_weight, grad_bias
-'''
+"""
 
 
 def test_the_setup_context_style_passes(worker, tmp_path):
@@ -69,7 +69,9 @@ def test_the_setup_context_style_passes(worker, tmp_path):
 
 def test_mixing_the_two_styles_is_explained(worker, tmp_path):
     entry = BANK.exercises["linear-function"].entry
-    mixed = LINEAR_SETUP_CONTEXT.replace("def forward(input, weight, bias=None):", "def forward(ctx, input, weight, bias=None):")
+    mixed = LINEAR_SETUP_CONTEXT.replace(
+        "def forward(input, weight, bias=None):", "def forward(ctx, input, weight, bias=None):"
+    )
     result = grade(worker, "linear-function", tmp_path, mixed.replace("LinearFunction", entry))
     assert result.status == "fail"
     message = result.tests[0].message
@@ -78,7 +80,7 @@ def test_mixing_the_two_styles_is_explained(worker, tmp_path):
 
 # torch.utils.checkpoint's own reentrant Function, adapted to the exercise's signature: its backward refuses
 # torch.autograd.grad, so the grader must take gradients through .backward().
-TORCH_CHECKPOINT = '''
+TORCH_CHECKPOINT = """
 import torch
 from torch.utils.checkpoint import CheckpointFunction
 
@@ -91,7 +93,7 @@ class {entry}(torch.autograd.Function):
     @staticmethod
     def backward(ctx, *grads):
         return (None,) + CheckpointFunction.backward(ctx, *grads)[2:]
-'''
+"""
 
 
 def test_torchs_reentrant_checkpoint_passes(worker, tmp_path):
@@ -100,7 +102,7 @@ def test_torchs_reentrant_checkpoint_passes(worker, tmp_path):
     assert result.status == "pass", [t.to_dict() for t in result.tests if t.status != "pass"]
 
 
-NON_REENTRANT_SILU = '''
+NON_REENTRANT_SILU = """
 import torch
 
 
@@ -118,7 +120,7 @@ class SiLU(torch.autograd.Function):
         s = ctx.s
         d = s.mul_(1 + x * (1 - s))  # changes the kept sigmoid in place: a second backward is wrong
         return grad_output * d
-'''
+"""
 
 
 def test_a_backward_that_is_not_reentrant_fails_with_the_reason(worker, tmp_path):
@@ -127,8 +129,11 @@ def test_a_backward_that_is_not_reentrant_fails_with_the_reason(worker, tmp_path
     assert any("second backward" in t.message and "in place" in t.message for t in result.tests)
 
 
-INT8_KEEPS_FLOAT = (BANK.exercise_dirs["int8-saved-activations"] / "solution.py").read_text(encoding="utf-8").replace(
-    "ctx.save_for_backward(q, scale, weight)", "ctx.save_for_backward(q, scale, weight)\n        ctx.x = x")
+INT8_KEEPS_FLOAT = (
+    (BANK.exercise_dirs["int8-saved-activations"] / "solution.py")
+    .read_text(encoding="utf-8")
+    .replace("ctx.save_for_backward(q, scale, weight)", "ctx.save_for_backward(q, scale, weight)\n        ctx.x = x")
+)
 
 
 def test_keeping_the_float_activation_on_ctx_fails(worker, tmp_path):
@@ -138,7 +143,7 @@ def test_keeping_the_float_activation_on_ctx_fails(worker, tmp_path):
     assert any("ctx.x" in t.message for t in result.tests if t.status == "fail")
 
 
-RING_DUMMY = '''
+RING_DUMMY = """
 import torch
 
 
@@ -149,7 +154,7 @@ def ring_all_reduce(tensors, send):
         for r in range(p):
             send(r, (r + 1) % p, torch.zeros(tensors[0].numel() // p, dtype=tensors[0].dtype))
     return [total.clone() for _ in range(p)]
-'''
+"""
 
 
 def test_a_ring_that_sums_locally_and_sends_dummies_fails(worker, tmp_path):
@@ -160,6 +165,8 @@ def test_a_ring_that_sums_locally_and_sends_dummies_fails(worker, tmp_path):
 
 def test_tanh_gelu_where_exact_gelu_is_asked_is_named(worker, tmp_path):
     folder = BANK.exercise_dirs["bias-gelu-fused"]
-    result = grade(worker, "bias-gelu-fused", tmp_path, (folder / "mutants" / "tanh_approximation.py").read_text(encoding="utf-8"))
+    result = grade(
+        worker, "bias-gelu-fused", tmp_path, (folder / "mutants" / "tanh_approximation.py").read_text(encoding="utf-8")
+    )
     assert result.status == "fail"
     assert any("tanh approximation" in t.message for t in result.tests if t.status == "fail")

@@ -21,7 +21,7 @@ BANK = load_bank([BUILTIN], builtin=BUILTIN)
 
 # Defines no entry: finds the grader's own `emit` and plans on the stack and reports every check as done,
 # with the kinds of trivially-true data a judge that trusted its child would accept, then leaves.
-FORGER = '''
+FORGER = """
 import os, sys
 frame = sys._getframe()
 while frame is not None and "emit" not in frame.f_locals:
@@ -35,7 +35,7 @@ for plan in plans:
                 "grad_fn": {"missing": [], "name": "X", "is_entry": True}, "vjps": [[], []], "held": [], "returned": []}
     emit({"index": plan["index"], "data": data})
 os._exit(0)
-'''
+"""
 
 
 @pytest.fixture(scope="module")
@@ -84,7 +84,7 @@ def test_patching_the_graders_own_code_passes_nothing(worker, tmp_path):
 
 
 def test_a_tensor_that_lies_about_its_values_passes_nothing(worker, tmp_path):
-    liar = '''
+    liar = """
 class Liar(torch.Tensor):
     def tolist(self):
         return (self / 3 * 2).as_subclass(torch.Tensor).tolist()
@@ -92,14 +92,18 @@ class Liar(torch.Tensor):
         return 2.0
     def numpy(self):
         return (self / 3 * 2).as_subclass(torch.Tensor).numpy()
-'''
-    src = WRONG_DOUBLE.replace("import torch\n", "import torch\n" + liar).replace("return g * 3", "return (g * 3).as_subclass(Liar)")
+"""
+    src = WRONG_DOUBLE.replace("import torch\n", "import torch\n" + liar).replace(
+        "return g * 3", "return (g * 3).as_subclass(Liar)"
+    )
     assert grade_source(worker, tmp_path, src).status == "fail"
 
 
 def test_replacing_apply_over_the_starter_is_named(worker, tmp_path):
     folder = BANK.exercise_dirs["silu-function"]
-    src = (folder / "starter.py").read_text(encoding="utf-8") + "\nSiLU.apply = staticmethod(torch.nn.functional.silu)\n"
+    src = (folder / "starter.py").read_text(
+        encoding="utf-8"
+    ) + "\nSiLU.apply = staticmethod(torch.nn.functional.silu)\n"
     path = tmp_path / "silu.py"
     path.write_text(src, encoding="utf-8")
     result = grade_file(worker, "silu-function", path)
@@ -108,9 +112,11 @@ def test_replacing_apply_over_the_starter_is_named(worker, tmp_path):
 
 
 def test_calling_a_torch_op_in_place_of_the_function_is_named(worker, tmp_path):
-    src = "import torch\n\nclass SiLU(torch.autograd.Function):\n    @staticmethod\n    def forward(ctx, x):\n        return x\n\n" \
-          "    @staticmethod\n    def backward(ctx, g):\n        return g\n\n" \
-          "class SiLU(SiLU):\n    @classmethod\n    def apply(cls, x):\n        return torch.nn.functional.silu(x)\n"
+    src = (
+        "import torch\n\nclass SiLU(torch.autograd.Function):\n    @staticmethod\n    def forward(ctx, x):\n        return x\n\n"
+        "    @staticmethod\n    def backward(ctx, g):\n        return g\n\n"
+        "class SiLU(SiLU):\n    @classmethod\n    def apply(cls, x):\n        return torch.nn.functional.silu(x)\n"
+    )
     path = tmp_path / "silu.py"
     path.write_text(src, encoding="utf-8")
     result = grade_file(worker, "silu-function", path)
@@ -140,8 +146,9 @@ def test_learner_text_that_is_not_utf8_is_made_safe(worker, tmp_path):
 def test_quiz_check_json_survives_surrogates(tmp_path):
     path = tmp_path / "silu.py"
     path.write_text("import torch\nraise ValueError('\\udcff')\n", encoding="utf-8")
-    proc = subprocess.run([sys.executable, "-m", "quiz", "check", "silu-function", str(path), "--json"],
-                          capture_output=True, timeout=180)
+    proc = subprocess.run(
+        [sys.executable, "-m", "quiz", "check", "silu-function", str(path), "--json"], capture_output=True, timeout=180
+    )
     assert proc.returncode == 1, proc.stderr[-2000:]
     data = json.loads(proc.stdout.decode("utf-8"))
     assert data["status"] == "fail" and data["protections"]

@@ -24,7 +24,11 @@ def lint_imports(root: Path) -> tuple[int, str]:
     code = "import sys\nfrom importlinter.cli import lint_imports_command\nsys.exit(lint_imports_command())"
     out = subprocess.run(
         [sys.executable, "-c", code, "--no-cache", "--no-logo", str(root / "pyproject.toml")],
-        cwd=root, env=env, capture_output=True, text=True, timeout=120,
+        cwd=root,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
     return out.returncode, out.stdout + out.stderr
 

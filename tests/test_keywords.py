@@ -40,7 +40,10 @@ def test_the_official_answer_scores_full_coverage(builtin_bank):
             assert missing == [] and len(covered) == len(q.keywords), (q.id, lang)
 
 
-@pytest.mark.parametrize("typed", ["torchinductor", "TORCHINDUCTOR", "ＴｏｒｃｈＩｎｄｕｃｔｏｒ", "the inductor backend", "ＩＮＤＵＣＴＯＲ"])
+@pytest.mark.parametrize(
+    "typed",
+    ["torchinductor", "TORCHINDUCTOR", "ＴｏｒｃｈＩｎｄｕｃｔｏｒ", "the inductor backend", "ＩＮＤＵＣＴＯＲ"],
+)
 def test_matching_ignores_case_and_width(typed):
     covered, missing = coverage(typed, [INDUCTOR], "en")
     assert covered == [INDUCTOR] and missing == []
@@ -62,21 +65,29 @@ def test_separators_are_ignored_but_words_still_have_to_appear():
 
 
 def test_plain_string_keywords_stay_accepted_in_a_pack(tmp_path, valid_text):
-    write(tmp_path, "q.yaml", valid_text.replace("keywords: [{en: [created directly], zh: [直接创建]}, {en: [user], zh: [用户]}]",
-                                                 "keywords: [leaf, 用户]"))
+    write(
+        tmp_path,
+        "q.yaml",
+        valid_text.replace(
+            "keywords: [{en: [created directly], zh: [直接创建]}, {en: [user], zh: [用户]}]", "keywords: [leaf, 用户]"
+        ),
+    )
     bank = load_pack(tmp_path)
     assert bank.errors == []
     assert bank.questions["sample-question"].keywords == ["leaf", "用户"]
     # one term in both languages: each answer is missing the other language's word
     assert sorted(p.message.split(";")[0] for p in bank.warnings) == [
-        "keyword 'leaf' is not in the zh answer", "keyword '用户' is not in the en answer"]
+        "keyword 'leaf' is not in the zh answer",
+        "keyword '用户' is not in the en answer",
+    ]
 
 
 def test_validate_names_the_group_the_answer_misses(tmp_path, valid_text):
     path = write(tmp_path, "q.yaml", valid_text.replace("{en: [user], zh: [用户]}", "{en: [user], zh: [梯度]}"))
     warned = load_pack(tmp_path)
     assert [str(p) for p in warned.problems] == [
-        f"{path}:6:50: warning: keyword '梯度' is not in the zh answer; add the synonym the answer uses, or drop the keyword"]
+        f"{path}:6:50: warning: keyword '梯度' is not in the zh answer; add the synonym the answer uses, or drop the keyword"
+    ]
     strict = load_pack(tmp_path, strict=True)
     assert [p.severity for p in strict.problems] == ["error"]
 

@@ -164,20 +164,28 @@ def test_choice_grading(bank):
 
 def test_summary_figures():
     a, b, c = QuizItem("question", "q1"), QuizItem("choice", "q2", "x"), QuizItem("question", "q3")
-    summary = QuizSummary([
-        QuizOutcome(a, True, 3, 10.04),
-        QuizOutcome(b, False, None, 5.0),
-        QuizOutcome(c, False, 1, 2.5),
-        QuizOutcome(QuizItem("question", "q2"), False, 2, 1.0),
-    ])
+    summary = QuizSummary(
+        [
+            QuizOutcome(a, True, 3, 10.04),
+            QuizOutcome(b, False, None, 5.0),
+            QuizOutcome(c, False, 1, 2.5),
+            QuizOutcome(QuizItem("question", "q2"), False, 2, 1.0),
+        ]
+    )
     assert summary.correct == 1
     assert summary.seconds == pytest.approx(18.54)
     assert summary.weakest() == ["q2", "q3"]  # no rating first, then by rating
     assert summary.weakest(limit=1) == ["q2"]
     d = summary.to_dict()
     assert (d["items"], d["correct"], d["seconds"], d["weakest"]) == (4, 1, 18.5, ["q2", "q3"])
-    assert d["outcomes"][0] == {"kind": "question", "question": "q1", "choice": None, "correct": True,
-                                "rating": 3, "seconds": 10.0}
+    assert d["outcomes"][0] == {
+        "kind": "question",
+        "question": "q1",
+        "choice": None,
+        "correct": True,
+        "rating": 3,
+        "seconds": 10.0,
+    }
     assert d["outcomes"][1]["choice"] == "x"
     assert QuizSummary().to_dict()["items"] == 0
 

@@ -19,8 +19,9 @@ def test_parse_query_takes_fields_and_words():
 def test_search_by_text_module_state_and_tag():
     rows = [
         CardRow("q/a", "alpha", "What is autograd?", "grad_fn", ("autograd",), CardState("q/a")),
-        CardRow("q/b", "beta", "NCCL rings", "all-reduce", ("nccl",),
-                CardState("q/b", state=REVIEW, due=T0, suspended=True)),
+        CardRow(
+            "q/b", "beta", "NCCL rings", "all-reduce", ("nccl",), CardState("q/b", state=REVIEW, due=T0, suspended=True)
+        ),
         CardRow("q/c", "beta", "Buried one", "x", (), CardState("q/c", buried_until=T0 + timedelta(hours=2))),
     ]
     ids = lambda raw: [r.card_id for r in search(rows, parse_query(raw), T0)]  # noqa: E731

@@ -11,7 +11,7 @@ import pytest
 
 from quiz.config import Settings, load_settings, save_settings
 
-USER_FILE = '''# my study settings
+USER_FILE = """# my study settings
 lang = "en"  # English, please
 desired_retention = 0.85
 mystery_option = 3   # a key from a newer version: keep it
@@ -22,7 +22,7 @@ mystery_option = 3   # a key from a newer version: keep it
 
 [plugins.extra]
 colour = "teal"
-'''
+"""
 
 
 def config(isolated_home, text: str):
@@ -31,23 +31,26 @@ def config(isolated_home, text: str):
     return path
 
 
-@pytest.mark.parametrize("line, key, attr, fallback", [
-    ('lang = 5', "lang", "lang", "en"),
-    ('lang = "fr"', "lang", "lang", "en"),
-    ('desired_retention = "high"', "desired_retention", "desired_retention", 0.9),
-    ('desired_retention = 5', "desired_retention", "desired_retention", 0.99),
-    ('desired_retention = nan', "desired_retention", "desired_retention", 0.9),
-    ('new_per_day = -3', "new_per_day", "new_per_day", 0),
-    ('new_per_day = true', "new_per_day", "new_per_day", 20),
-    ('reviews_per_day = 1.5', "reviews_per_day", "reviews_per_day", 200),
-    ('day_start_hour = 30', "day_start_hour", "day_start_hour", 23),
-    ('interleave_modules = "yes"', "interleave_modules", "interleave_modules", False),
-    ('editor = 3', "editor", "editor", ""),
-    ('keys = "x"', "keys", "keys", {}),
-    ('[keys]\n"review.again" = 5', "review.again", "keys", {}),
-    ('[keys]\n"review.again" = ""', "review.again", "keys", {}),
-    ('[keys]\n"review.again" = "a, "', "review.again", "keys", {}),
-])
+@pytest.mark.parametrize(
+    "line, key, attr, fallback",
+    [
+        ("lang = 5", "lang", "lang", "en"),
+        ('lang = "fr"', "lang", "lang", "en"),
+        ('desired_retention = "high"', "desired_retention", "desired_retention", 0.9),
+        ("desired_retention = 5", "desired_retention", "desired_retention", 0.99),
+        ("desired_retention = nan", "desired_retention", "desired_retention", 0.9),
+        ("new_per_day = -3", "new_per_day", "new_per_day", 0),
+        ("new_per_day = true", "new_per_day", "new_per_day", 20),
+        ("reviews_per_day = 1.5", "reviews_per_day", "reviews_per_day", 200),
+        ("day_start_hour = 30", "day_start_hour", "day_start_hour", 23),
+        ('interleave_modules = "yes"', "interleave_modules", "interleave_modules", False),
+        ("editor = 3", "editor", "editor", ""),
+        ('keys = "x"', "keys", "keys", {}),
+        ('[keys]\n"review.again" = 5', "review.again", "keys", {}),
+        ('[keys]\n"review.again" = ""', "review.again", "keys", {}),
+        ('[keys]\n"review.again" = "a, "', "review.again", "keys", {}),
+    ],
+)
 def test_each_bad_value_is_named_and_falls_back(isolated_home, line, key, attr, fallback):
     settings = load_settings(config(isolated_home, line + "\n"))
     assert getattr(settings, attr) == fallback
@@ -55,8 +58,12 @@ def test_each_bad_value_is_named_and_falls_back(isolated_home, line, key, attr, 
 
 
 def test_good_values_are_kept_without_problems(isolated_home):
-    settings = load_settings(config(isolated_home, 'lang = "zh"\ndesired_retention = 0.8\nday_start_hour = 0\n'
-                                                   '[keys]\n"home.review" = "v,ctrl+r"\n'))
+    settings = load_settings(
+        config(
+            isolated_home,
+            'lang = "zh"\ndesired_retention = 0.8\nday_start_hour = 0\n[keys]\n"home.review" = "v,ctrl+r"\n',
+        )
+    )
     assert settings.problems == []
     assert (settings.lang, settings.desired_retention, settings.day_start_hour) == ("zh", 0.8, 0)
     assert settings.keys == {"home.review": "v,ctrl+r"}
@@ -77,13 +84,17 @@ def test_a_problem_is_warned_once_per_process(isolated_home, caplog):
     with caplog.at_level(logging.WARNING):
         for _ in range(3):
             load_settings(path)
-    assert [r.getMessage() for r in caplog.records].count(f"config {path}: 'day_start_hour' = 99 is outside 0..23; using 23") == 1
+    assert [r.getMessage() for r in caplog.records].count(
+        f"config {path}: 'day_start_hour' = 99 is outside 0..23; using 23"
+    ) == 1
 
 
 def test_cli_warns_once_naming_the_key_and_carries_on(isolated_home):
     config(isolated_home, 'theme = 7\n[keys]\n"review.again" = 5\n')
     env = dict(os.environ, PYTHONPATH=os.getcwd())
-    result = subprocess.run([sys.executable, "-m", "quiz", "stats"], env=env, capture_output=True, text=True, timeout=120)
+    result = subprocess.run(
+        [sys.executable, "-m", "quiz", "stats"], env=env, capture_output=True, text=True, timeout=120
+    )
     assert result.returncode == 0, result.stderr
     assert "Traceback" not in result.stderr
     assert result.stderr.count("'review.again'") == 1 and result.stderr.count("'theme'") == 1
@@ -96,9 +107,16 @@ def test_saving_keeps_comments_unknown_keys_and_tables(isolated_home):
     settings.editor = "vim"
     save_settings(settings, path)
     text = path.read_text(encoding="utf-8")
-    for kept in ("# my study settings", 'lang = "en"  # English, please', "desired_retention = 0.85",
-                 "mystery_option = 3   # a key from a newer version: keep it", '"home.review" = "v"  # v for view',
-                 '"review.again" = 5', "[plugins.extra]", 'colour = "teal"'):
+    for kept in (
+        "# my study settings",
+        'lang = "en"  # English, please',
+        "desired_retention = 0.85",
+        "mystery_option = 3   # a key from a newer version: keep it",
+        '"home.review" = "v"  # v for view',
+        '"review.again" = 5',
+        "[plugins.extra]",
+        'colour = "teal"',
+    ):
         assert kept in text, (kept, text)
     again = load_settings(path)
     assert (again.new_per_day, again.editor, again.desired_retention) == (7, "vim", 0.85)

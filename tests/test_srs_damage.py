@@ -26,7 +26,9 @@ def populate(path: Path) -> None:
     with Store.open(path) as store:
         for i in range(3):
             before = CardState(f"q/q{i + 1}")
-            after = before.with_(state=2, due=T0 + timedelta(days=3), last_review=T0, stability=3.0, difficulty=5.0, reps=1)
+            after = before.with_(
+                state=2, due=T0 + timedelta(days=3), last_review=T0, stability=3.0, difficulty=5.0, reps=1
+            )
             store.record_review(before, after, 3, T0, 1000, 3.0)
         store.record_attempt("double-fixture", T0, "fail", 1, 2, 40)
         store.record_session(T0, T0, "quiz", 2, 1, {"items": 2})
@@ -35,7 +37,7 @@ def populate(path: Path) -> None:
 def overwrite_page(path: Path) -> None:
     data = bytearray(path.read_bytes())
     page = int.from_bytes(data[16:18], "big")
-    data[2 * page: 3 * page] = b"\xa5" * page  # the third page: a table's b-tree
+    data[2 * page : 3 * page] = b"\xa5" * page  # the third page: a table's b-tree
     path.write_bytes(bytes(data))
 
 
@@ -44,6 +46,7 @@ def sql(statement: str):
         conn = sqlite3.connect(path)
         conn.executescript(statement)
         conn.close()
+
     return damage
 
 
@@ -72,8 +75,14 @@ def damaged_home(request, isolated_home):
 
 def quiz(*args, home: Path, stdin: str = "", timeout: float = 120) -> subprocess.CompletedProcess:
     env = dict(os.environ, QUIZ_HOME=str(home), QUIZ_CONTENT_PATH=str(PACK), PYTHONPATH=os.getcwd())
-    return subprocess.run([sys.executable, "-m", "quiz", "--lang", "en", *args], input=stdin, env=env,
-                          capture_output=True, text=True, timeout=timeout)
+    return subprocess.run(
+        [sys.executable, "-m", "quiz", "--lang", "en", *args],
+        input=stdin,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
 
 
 def test_damage_is_found_on_open_and_the_file_is_untouched(damaged_home):
@@ -89,8 +98,13 @@ def test_damage_is_found_on_open_and_the_file_is_untouched(damaged_home):
 def test_every_command_reports_damage_and_leaves_the_file_byte_identical(damaged_home):
     home, db, _ = damaged_home
     before = db.read_bytes()
-    for args, stdin in [(("stats",), ""), (("stats", "--json"), ""), (("review", "--plain"), "\n3\nq\n"),
-                        (("exercise", "list"), ""), (("backup",), "")]:
+    for args, stdin in [
+        (("stats",), ""),
+        (("stats", "--json"), ""),
+        (("review", "--plain"), "\n3\nq\n"),
+        (("exercise", "list"), ""),
+        (("backup",), ""),
+    ]:
         result = quiz(*args, home=home, stdin=stdin)
         assert "Traceback" not in result.stderr, (args, result.stderr)
         assert result.returncode == 1, (args, result.stdout, result.stderr)
@@ -114,11 +128,20 @@ def test_check_of_a_passing_file_exits_0_and_records_nothing_in_a_damaged_file(i
     populate(db)
     DAMAGE["page overwritten"](db)
     before = db.read_bytes()
-    env = dict(os.environ, QUIZ_HOME=str(isolated_home), PYTHONPATH=os.getcwd(),
-               QUIZ_CONTENT_PATH=str(Path(__file__).parent / "fixtures" / "exercises"))
+    env = dict(
+        os.environ,
+        QUIZ_HOME=str(isolated_home),
+        PYTHONPATH=os.getcwd(),
+        QUIZ_CONTENT_PATH=str(Path(__file__).parent / "fixtures" / "exercises"),
+    )
     solution = Path(__file__).parent / "fixtures" / "exercises" / "double" / "solution.py"
-    result = subprocess.run([sys.executable, "-m", "quiz", "check", "double-fixture", str(solution)], env=env,
-                            capture_output=True, text=True, timeout=300)
+    result = subprocess.run(
+        [sys.executable, "-m", "quiz", "check", "double-fixture", str(solution)],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert result.returncode == 0, result.stdout + result.stderr
     assert "attempt not recorded" in result.stderr and "damaged" in result.stderr
     assert "Traceback" not in result.stderr
@@ -142,7 +165,10 @@ def test_a_logged_state_that_cannot_be_read_makes_undo_a_message_and_changes_not
 
 
 def _chattr(flag: str, path: Path) -> bool:
-    return shutil.which("chattr") is not None and subprocess.run(["chattr", flag, str(path)], capture_output=True).returncode == 0
+    return (
+        shutil.which("chattr") is not None
+        and subprocess.run(["chattr", flag, str(path)], capture_output=True).returncode == 0
+    )
 
 
 @pytest.fixture
@@ -288,6 +314,7 @@ def test_check_record_never_fails_the_grade(isolated_home, capsys, monkeypatch):
 
     db = isolated_home / "progress.sqlite3"
     populate(db)
+
     class QuickStore(Store):
         @classmethod
         def open(cls, path, busy_timeout_ms=5000):
@@ -304,10 +331,16 @@ def test_check_record_never_fails_the_grade(isolated_home, capsys, monkeypatch):
     assert "attempt not recorded" in err and "locked by another program" in err
 
 
-@pytest.mark.parametrize("code, kind, words", [
-    (13, "full", "Free some space"), (8, "readonly", "writable"), (5, "locked", "another program"),
-    (11, "damaged", "untouched"), (26, "damaged", "not a readable"),
-])
+@pytest.mark.parametrize(
+    "code, kind, words",
+    [
+        (13, "full", "Free some space"),
+        (8, "readonly", "writable"),
+        (5, "locked", "another program"),
+        (11, "damaged", "untouched"),
+        (26, "damaged", "not a readable"),
+    ],
+)
 def test_each_sqlite_error_has_its_own_advice(code, kind, words, tmp_path):
     exc = sqlite3.OperationalError("some sqlite message")
     exc.sqlite_errorcode = code
@@ -345,8 +378,18 @@ def test_sqlite_errors_become_messages_at_the_store_boundary(tmp_path, monkeypat
 # --- QUIZ_HOME, backups ---------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("args", [["stats"], ["review", "--plain"], ["exercise", "start", "double-fixture"],
-                                  ["backup"], ["list"], ["check", "double-fixture"], []])
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["stats"],
+        ["review", "--plain"],
+        ["exercise", "start", "double-fixture"],
+        ["backup"],
+        ["list"],
+        ["check", "double-fixture"],
+        [],
+    ],
+)
 def test_quiz_home_that_is_a_file_is_said_plainly(tmp_path, args):
     home = tmp_path / "not-a-folder"
     home.write_text("hello")

@@ -16,8 +16,9 @@ SCRIPT = Path(__file__).parent / "srs_worker_script.py"
 
 
 def start(db: Path, prefix: str, count: int) -> subprocess.Popen:
-    return subprocess.Popen([sys.executable, str(SCRIPT), str(db), prefix, str(count)],
-                            stdout=subprocess.PIPE, text=True)
+    return subprocess.Popen(
+        [sys.executable, str(SCRIPT), str(db), prefix, str(count)], stdout=subprocess.PIPE, text=True
+    )
 
 
 def test_kill_9_loses_no_committed_rating(tmp_path):

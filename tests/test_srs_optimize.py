@@ -34,9 +34,15 @@ def simulate(cards: int, reviews_each: int, seed: int = 7) -> optimize.History:
         rows = []
         first = rng.choices([1, 2, 3, 4], weights=[20, 10, 60, 10])[0]
         for _ in range(reviews_each):
-            rating = first if not rows else (
-                rng.choices([2, 3, 4], weights=[15, 75, 10])[0]
-                if rng.random() < truth.get_card_retrievability(card, at) else 1)
+            rating = (
+                first
+                if not rows
+                else (
+                    rng.choices([2, 3, 4], weights=[15, 75, 10])[0]
+                    if rng.random() < truth.get_card_retrievability(card, at)
+                    else 1
+                )
+            )
             rows.append((rating, at))
             card, _ = truth.review_card(card, Rating(rating), review_datetime=at)
             gap = max((card.due - at) * rng.uniform(0.5, 3.0), timedelta(days=1, hours=1))

@@ -71,4 +71,10 @@ def test_day_starts_at_configured_hour():
 
 def test_format_interval():
     assert [format_interval(timedelta(seconds=x)) for x in (60, 600, 7200, 86400 * 3, 86400 * 60, 86400 * 800)] == [
-        "1m", "10m", "2h", "3d", "2.0mo", "2.2y"]
+        "1m",
+        "10m",
+        "2h",
+        "3d",
+        "2.0mo",
+        "2.2y",
+    ]

@@ -23,8 +23,9 @@ def store(tmp_path):
 
 
 def session(store, limits=None, **kw):
-    return ReviewSession(store, small_bank(), kw.pop("clk", None) or clock(), FsrsScheduler(fuzz=False),
-                         limits or Limits(), **kw)
+    return ReviewSession(
+        store, small_bank(), kw.pop("clk", None) or clock(), FsrsScheduler(fuzz=False), limits or Limits(), **kw
+    )
 
 
 def test_new_cards_come_in_syllabus_order_within_the_limit(store):
@@ -113,8 +114,12 @@ def test_migration_from_the_first_schema_version(tmp_path):
     path = tmp_path / "old.sqlite3"
     conn = sqlite3.connect(path)
     conn.executescript(MIGRATIONS[0] + "; PRAGMA user_version = 1;")
-    conn.execute("INSERT INTO cards (card_id, state, due, reps) VALUES ('q/old', 2, '2026-01-01T00:00:00.000000+00:00', 3)")
-    conn.execute("INSERT INTO review_log (card_id, rating, reviewed_at, state_before, state_after) VALUES ('q/old', 3, '2026-01-01T00:00:00.000000+00:00', '{}', '{}')")
+    conn.execute(
+        "INSERT INTO cards (card_id, state, due, reps) VALUES ('q/old', 2, '2026-01-01T00:00:00.000000+00:00', 3)"
+    )
+    conn.execute(
+        "INSERT INTO review_log (card_id, rating, reviewed_at, state_before, state_after) VALUES ('q/old', 3, '2026-01-01T00:00:00.000000+00:00', '{}', '{}')"
+    )
     conn.commit()
     conn.close()
     with Store.open(path) as s:

@@ -27,9 +27,13 @@ def rate(p: Progress, card_id: str, rating: int, hours: float = 1):
 
 
 def log_of(store: Store) -> list[tuple]:
-    return sorted(tuple(r) for r in store.conn.execute(
-        "SELECT card_id, rating, reviewed_at, duration_ms, state_before, state_after, interval_days, undone_at"
-        " FROM review_log"))
+    return sorted(
+        tuple(r)
+        for r in store.conn.execute(
+            "SELECT card_id, rating, reviewed_at, duration_ms, state_before, state_after, interval_days, undone_at"
+            " FROM review_log"
+        )
+    )
 
 
 def states(store: Store) -> dict:
@@ -118,11 +122,14 @@ def test_an_import_that_fails_half_way_changes_nothing_and_a_rerun_completes(two
     assert (log_of(a.store), states(a.store)) == (log_of(b.store), states(b.store))
 
 
-@pytest.mark.parametrize("line, message", [
-    ("not json", "not JSON"),
-    ('{"card_id": "q/q1"}', "missing"),
-    ('{"id": "x", "card_id": "q/q1", "rating": 9, "reviewed_at": "2026-03-02T13:00:00.000000+00:00"}', "rating 9"),
-])
+@pytest.mark.parametrize(
+    "line, message",
+    [
+        ("not json", "not JSON"),
+        ('{"card_id": "q/q1"}', "missing"),
+        ('{"id": "x", "card_id": "q/q1", "rating": 9, "reviewed_at": "2026-03-02T13:00:00.000000+00:00"}', "rating 9"),
+    ],
+)
 def test_a_bad_line_is_named_and_nothing_is_imported(two, tmp_path, line, message):
     a, b = two
     rate(a, "q/q3", 3)
@@ -170,8 +177,13 @@ def test_an_import_killed_mid_transaction_leaves_the_store_as_it_was(two, tmp_pa
         rate(a, card, 3)
     sync.export_log(a.store, tmp_path / "a.jsonl")
     before = (log_of(b.store), states(b.store))
-    done = subprocess.run([sys.executable, "-c", KILLED_MID_IMPORT, str(b.store.path), str(tmp_path / "a.jsonl")],
-                          capture_output=True, text=True, timeout=120, check=False)
+    done = subprocess.run(
+        [sys.executable, "-c", KILLED_MID_IMPORT, str(b.store.path), str(tmp_path / "a.jsonl")],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
     assert done.returncode == -9, done.stderr
     with Store.open(b.store.path) as fresh:
         assert (log_of(fresh), states(fresh)) == before

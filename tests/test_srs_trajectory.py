@@ -12,8 +12,18 @@ from quiz.srs.store import Store
 
 RATINGS = (3, 3, 3, 3, 1, 3, 3, 4, 2, 3)
 # (state after, interval in days) for RATINGS, each given when the card is due, at retention 0.9, no fuzz
-EXPECTED = [(LEARNING, 0.0069), (REVIEW, 2.0), (REVIEW, 11.0), (REVIEW, 46.0), (RELEARNING, 0.0069),
-            (REVIEW, 3.0), (REVIEW, 8.0), (REVIEW, 28.0), (REVIEW, 52.0), (REVIEW, 101.0)]
+EXPECTED = [
+    (LEARNING, 0.0069),
+    (REVIEW, 2.0),
+    (REVIEW, 11.0),
+    (REVIEW, 46.0),
+    (RELEARNING, 0.0069),
+    (REVIEW, 3.0),
+    (REVIEW, 8.0),
+    (REVIEW, 28.0),
+    (REVIEW, 52.0),
+    (REVIEW, 101.0),
+]
 
 
 def trajectory(scheduler: FsrsScheduler) -> list[tuple[int, float]]:

@@ -47,15 +47,49 @@ def log(store, card_id, rating, at, before_state=REVIEW, undone=False):
 def test_stats_count_states_modules_and_mastery(store):
     # mastered: recalled now with probability >= 0.9 (last seen 1 day ago, stability 40 days); not mastered:
     # stability 2 days, last seen 30 days ago
-    put(store, "q/a", state=REVIEW, stability=40, difficulty=5, due=NOW - timedelta(days=1),
-        last_review=NOW - timedelta(days=1), reps=5)
-    put(store, "q/a/c", state=REVIEW, stability=2, difficulty=5, due=NOW + timedelta(days=3),
-        last_review=NOW - timedelta(days=30), reps=3)
+    put(
+        store,
+        "q/a",
+        state=REVIEW,
+        stability=40,
+        difficulty=5,
+        due=NOW - timedelta(days=1),
+        last_review=NOW - timedelta(days=1),
+        reps=5,
+    )
+    put(
+        store,
+        "q/a/c",
+        state=REVIEW,
+        stability=2,
+        difficulty=5,
+        due=NOW + timedelta(days=3),
+        last_review=NOW - timedelta(days=30),
+        reps=3,
+    )
     put(store, "q/b", state=LEARNING, stability=1, difficulty=5, due=NOW + timedelta(hours=1), reps=1)
-    put(store, "q/c", state=RELEARNING, stability=1, difficulty=5, due=NOW + timedelta(days=1, hours=17),
-        reps=9, lapses=8, leech=True)
-    put(store, "q/d", state=REVIEW, stability=40, difficulty=5, due=NOW - timedelta(days=2), reps=4,
-        last_review=NOW - timedelta(days=2), suspended=True)
+    put(
+        store,
+        "q/c",
+        state=RELEARNING,
+        stability=1,
+        difficulty=5,
+        due=NOW + timedelta(days=1, hours=17),
+        reps=9,
+        lapses=8,
+        leech=True,
+    )
+    put(
+        store,
+        "q/d",
+        state=REVIEW,
+        stability=40,
+        difficulty=5,
+        due=NOW - timedelta(days=2),
+        reps=4,
+        last_review=NOW - timedelta(days=2),
+        suspended=True,
+    )
     put(store, "q/zzz", state=REVIEW, stability=40, difficulty=5, due=NOW, reps=4)  # not in the content
     stats = compute_stats(store, CONTENT, FixedClock(NOW), Limits())
     assert stats["by_state"] == {"new": 1, "learning": 1, "review": 2, "relearning": 1, "suspended": 1, "leech": 1}
@@ -134,7 +168,10 @@ def test_daily_backup_once_a_day_keeping_the_newest(store, tmp_path):
     for day in range(2, 7):
         daily_backup(store, folder, datetime(2026, 3, day), keep=3)
     assert sorted(p.name for p in folder.iterdir()) == [
-        "progress-2026-03-04.sqlite3", "progress-2026-03-05.sqlite3", "progress-2026-03-06.sqlite3"]
+        "progress-2026-03-04.sqlite3",
+        "progress-2026-03-05.sqlite3",
+        "progress-2026-03-06.sqlite3",
+    ]
     with sqlite3.connect(folder / "progress-2026-03-06.sqlite3") as copy:
         assert copy.execute("PRAGMA user_version").fetchone()[0] == store.version
 
@@ -203,8 +240,20 @@ def test_real_clock_is_utc_now_with_a_local_zone():
 
 
 def test_card_state_round_trips_through_a_dict():
-    s = CardState("q/a", state=REVIEW, step=None, stability=3.5, difficulty=6.0, due=NOW, last_review=NOW,
-                  reps=4, lapses=1, suspended=True, buried_until=NOW + timedelta(hours=3), leech=True)
+    s = CardState(
+        "q/a",
+        state=REVIEW,
+        step=None,
+        stability=3.5,
+        difficulty=6.0,
+        due=NOW,
+        last_review=NOW,
+        reps=4,
+        lapses=1,
+        suspended=True,
+        buried_until=NOW + timedelta(hours=3),
+        leech=True,
+    )
     d = s.to_dict()
     assert d["due"] == iso(NOW) and d["buried_until"] == iso(NOW + timedelta(hours=3))
     assert CardState.from_dict(d) == s
@@ -380,8 +429,18 @@ def test_format_interval_edges(delta, text):
 
 def test_stats_defaults_and_counts_that_add_up(store):
     for card_id in ("q/a", "q/b"):
-        put(store, card_id, state=REVIEW, stability=5, difficulty=5, due=NOW + timedelta(days=2), reps=9,
-            lapses=8, leech=True, suspended=True)
+        put(
+            store,
+            card_id,
+            state=REVIEW,
+            stability=5,
+            difficulty=5,
+            due=NOW + timedelta(days=2),
+            reps=9,
+            lapses=8,
+            leech=True,
+            suspended=True,
+        )
     stats = compute_stats(store, CONTENT, FixedClock(NOW), Limits())
     assert stats["by_state"] == {"new": 4, "learning": 0, "review": 0, "relearning": 0, "suspended": 2, "leech": 2}
     assert len(stats["reviews_by_day"]) == 30 and len(stats["heatmap"]) == 182 and len(stats["forecast"]) == 30
@@ -392,8 +451,15 @@ def test_stats_follow_the_clock_zone(store):
     plus8 = timezone(timedelta(hours=8))
     # 21:00 UTC on the 9th is 05:00 on the 10th at +8: past that zone's 04:00 day start
     log(store, "q/a", 3, datetime(2026, 3, 9, 21, tzinfo=timezone.utc))
-    put(store, "q/b", state=REVIEW, stability=5, difficulty=5, due=datetime(2026, 3, 10, 21, tzinfo=timezone.utc),
-        reps=2)
+    put(
+        store,
+        "q/b",
+        state=REVIEW,
+        stability=5,
+        difficulty=5,
+        due=datetime(2026, 3, 10, 21, tzinfo=timezone.utc),
+        reps=2,
+    )
     stats = compute_stats(store, CONTENT, FixedClock(NOW, tz=plus8), Limits(), days=2)
     assert stats["reviews_by_day"] == [{"date": "2026-03-09", "count": 0}, {"date": "2026-03-10", "count": 1}]
     assert stats["forecast"][:2] == [0, 1]  # 05:00 on the 11th at +8
@@ -430,8 +496,9 @@ def test_the_logged_states_are_what_undo_restores(store):
 
 
 def test_a_review_card_is_scheduled_from_its_last_review():
-    s = CardState("q/a", state=REVIEW, stability=10.0, difficulty=5.0, due=NOW, reps=3,
-                  last_review=NOW - timedelta(days=10))
+    s = CardState(
+        "q/a", state=REVIEW, stability=10.0, difficulty=5.0, due=NOW, reps=3, last_review=NOW - timedelta(days=10)
+    )
     fresh = FsrsScheduler(fuzz=False).review(s, 3, NOW)
     long_ago = FsrsScheduler(fuzz=False).review(s.with_(last_review=NOW - timedelta(days=40)), 3, NOW)
     assert fresh.after.stability != long_ago.after.stability

@@ -27,10 +27,10 @@ def test_breakdowns_count_what_was_logged(tmp_path):
     scheduler = FsrsScheduler(fuzz=False)
     with Store.open(tmp_path / "p.sqlite3") as store:
         day = timedelta(days=1)
-        review(store, scheduler, "q/a", 3, T0 - 40 * day)   # new -> learning
-        review(store, scheduler, "q/a", 3, T0 - 35 * day)   # learning -> review
-        review(store, scheduler, "q/a", 3, T0 - 20 * day)   # a review that passed, 3 weeks ago
-        review(store, scheduler, "q/a", 1, T0 - 2 * day)    # a review that lapsed, this week
+        review(store, scheduler, "q/a", 3, T0 - 40 * day)  # new -> learning
+        review(store, scheduler, "q/a", 3, T0 - 35 * day)  # learning -> review
+        review(store, scheduler, "q/a", 3, T0 - 20 * day)  # a review that passed, 3 weeks ago
+        review(store, scheduler, "q/a", 1, T0 - 2 * day)  # a review that lapsed, this week
         review(store, scheduler, "q/b", 4, T0 - 1 * day)
         assert rating_breakdown(store, T0 - 30 * day) == {1: 1, 2: 0, 3: 1, 4: 1}
         buckets = dict(interval_breakdown(store, {"q/a", "q/b", "q/unknown"}))
@@ -44,8 +44,14 @@ def test_breakdowns_count_what_was_logged(tmp_path):
 def test_heatmap_rows_are_weekdays_and_months_label_columns():
     today = date(2026, 3, 2)  # a Monday
     counts = [0] * 181 + [5]
-    lines = plain(heatmap(counts, today, ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"],
-                          ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"])).split("\n")
+    lines = plain(
+        heatmap(
+            counts,
+            today,
+            ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"],
+            ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"],
+        )
+    ).split("\n")
     assert len(lines) == 8 and "Feb" in lines[0] and "Sep" in lines[0]
     monday = lines[1]
     assert monday.startswith("Mon") and monday.rstrip()[-1] != "·"  # today (a Monday) holds the one review

@@ -76,11 +76,17 @@ def _show(services, view) -> None:
     state = services.store.card(view.card_id)
     history = services.store.history(view.card_id)
     click.echo(f"{view.card_id} · {view.module}\nQ: {view.front}\nA: {view.back}\n")
-    flags = (" · suspended" if state.suspended else "") + (f" · buried until {_when(state.buried_until)}" if state.buried_until else "")
-    click.echo(f"{STATE_NAMES[state.state]} · reps {state.reps} · lapses {state.lapses} · next due {_when(state.due)}{flags}")
+    flags = (" · suspended" if state.suspended else "") + (
+        f" · buried until {_when(state.buried_until)}" if state.buried_until else ""
+    )
+    click.echo(
+        f"{STATE_NAMES[state.state]} · reps {state.reps} · lapses {state.lapses} · next due {_when(state.due)}{flags}"
+    )
     for row in history:
         undone = "  (undone)" if row["undone_at"] else ""
-        click.echo(f"  {row['reviewed_at'][:16]}  {RATING_NAMES[row['rating']]:<5}  next in {row['interval_days'] or 0:.2f} d{undone}")
+        click.echo(
+            f"  {row['reviewed_at'][:16]}  {RATING_NAMES[row['rating']]:<5}  next in {row['interval_days'] or 0:.2f} d{undone}"
+        )
     if not history:
         click.echo("  no reviews yet")
 

@@ -22,7 +22,10 @@ def exercise_or_usage_error(bank, exercise_id: str):
 
 def print_result(result, title: str) -> None:
     symbol, colour = SYMBOLS.get(result.status, ("?", "white"))
-    click.echo(click.style(printable(f"{symbol} {title}: {result.status}"), fg=colour, bold=True) + f"  ({result.duration_ms} ms)")
+    click.echo(
+        click.style(printable(f"{symbol} {title}: {result.status}"), fg=colour, bold=True)
+        + f"  ({result.duration_ms} ms)"
+    )
     for test in result.tests:
         s, c = SYMBOLS.get(test.status, ("?", "white"))
         click.echo(click.style(f"  {s} ", fg=c) + printable(test.name))
@@ -30,7 +33,11 @@ def print_result(result, title: str) -> None:
             click.echo(printable(f"      {test.message}"))
         if test.status != "pass" and test.output.strip():
             lines = printable(test.output.strip()).splitlines()
-            click.echo(click.style("      output: ", dim=True) + "\n              ".join(lines[:8]) + (" ..." if len(lines) > 8 else ""))
+            click.echo(
+                click.style("      output: ", dim=True)
+                + "\n              ".join(lines[:8])
+                + (" ..." if len(lines) > 8 else "")
+            )
     if not result.tests and result.message:
         click.echo(printable(f"  {result.message}"))
     elif result.status != "pass":
@@ -70,8 +77,13 @@ def record(result) -> None:
 @click.argument("file", required=False, type=click.Path(dir_okay=False, path_type=Path))
 @click.option("--json", "as_json", is_flag=True, help="Print the results object (version 1 contract).")
 @click.option("--no-record", is_flag=True, help="Do not record the attempt in your progress.")
-@click.option("--device", type=click.Choice(["auto", "cpu", "cuda"]), default="auto", show_default=True,
-              help="Where Triton kernel checks run: the interpreter on the CPU, or compiled on a CUDA GPU.")
+@click.option(
+    "--device",
+    type=click.Choice(["auto", "cpu", "cuda"]),
+    default="auto",
+    show_default=True,
+    help="Where Triton kernel checks run: the interpreter on the CPU, or compiled on a CUDA GPU.",
+)
 @lang_option
 @click.pass_context
 def check(ctx: click.Context, exercise_id: str, file: Path | None, as_json: bool, no_record: bool, device: str) -> None:

@@ -26,7 +26,9 @@ def report_skipped(bank) -> None:
     """Tell the user which files were left out, on stderr, without stopping."""
     errors = bank.errors
     if errors:
-        click.echo(f"warning: {len(errors)} content problem(s); run 'quiz validate' for details. First: {errors[0]}", err=True)
+        click.echo(
+            f"warning: {len(errors)} content problem(s); run 'quiz validate' for details. First: {errors[0]}", err=True
+        )
 
 
 def _set_lang(ctx: click.Context, _param: click.Parameter, value: str | None) -> str | None:

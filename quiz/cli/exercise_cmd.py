@@ -43,7 +43,9 @@ def list_exercises(ctx: click.Context, module_id: str | None) -> None:
         note = ""
         if no_triton and uses_kernels(ex.model_dump()):
             needs_triton, note = True, click.style("  (needs Triton)", fg="yellow")
-        click.echo(f"{ex.id:<28} {click.style(f'{state:<12}', fg=colour)} {ex.module:<26} {'*' * ex.difficulty:<3} {printable(ex.title.get(lang))}{note}")
+        click.echo(
+            f"{ex.id:<28} {click.style(f'{state:<12}', fg=colour)} {ex.module:<26} {'*' * ex.difficulty:<3} {printable(ex.title.get(lang))}{note}"
+        )
     if needs_triton:
         click.echo(click.style(f"\n(needs Triton): {INSTALL_HINT}", fg="yellow"))
 
@@ -143,8 +145,11 @@ def verify(ctx: click.Context, exercise_ids: tuple[str, ...]) -> None:
         for eid in ids:
             folder = bank.exercise_dirs[eid]
             spec = bank.exercises[eid].model_dump()
-            files = [("solution.py", "pass")] + [("starter.py", "not pass")] + [
-                (f"mutants/{m.name}", "fail") for m in sorted((folder / "mutants").glob("*.py"))]
+            files = (
+                [("solution.py", "pass")]
+                + [("starter.py", "not pass")]
+                + [(f"mutants/{m.name}", "fail") for m in sorted((folder / "mutants").glob("*.py"))]
+            )
             for name, want in files:
                 result = worker.grade(spec, folder, folder / name)
                 ok = result.status == want or (want == "not pass" and result.status != "pass")

@@ -15,14 +15,25 @@ def export() -> None:
 
 
 @export.command("anki")
-@click.option("--lang", "lang", type=click.Choice(["zh", "en", "both"]), default=None,
-              help="Language of the cards (default: the app's language).")
+@click.option(
+    "--lang",
+    "lang",
+    type=click.Choice(["zh", "en", "both"]),
+    default=None,
+    help="Language of the cards (default: the app's language).",
+)
 @click.option("--module", "modules", multiple=True, metavar="ID", help="Only this module (repeatable).")
-@click.option("--source-url", default=None, metavar="URL",
-              help="Link each note to URL/<folder>/<file> (for example the content folder of a repository).")
+@click.option(
+    "--source-url",
+    default=None,
+    metavar="URL",
+    help="Link each note to URL/<folder>/<file> (for example the content folder of a repository).",
+)
 @click.argument("out", required=False, type=click.Path(dir_okay=False, path_type=Path))
 @click.pass_context
-def anki(ctx: click.Context, lang: str | None, modules: tuple[str, ...], source_url: str | None, out: Path | None) -> None:
+def anki(
+    ctx: click.Context, lang: str | None, modules: tuple[str, ...], source_url: str | None, out: Path | None
+) -> None:
     """Write OUT.apkg (default: ai-infra-interview.apkg) for Anki and AnkiDroid; importing again updates notes."""
     from quiz.cli.common import lang_of
     from quiz.export.anki import export_anki

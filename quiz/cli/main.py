@@ -31,8 +31,13 @@ class QuizGroup(LazyGroup):
         from quiz import paths
 
         with formatter.section("Files"):
-            formatter.write_dl([("progress", str(paths.database_file())), ("workspace", str(paths.workspace_dir())),
-                                ("settings", str(paths.config_file()))])
+            formatter.write_dl(
+                [
+                    ("progress", str(paths.database_file())),
+                    ("workspace", str(paths.workspace_dir())),
+                    ("settings", str(paths.config_file())),
+                ]
+            )
         formatter.write_paragraph()
         formatter.write_text("In the app: ? shows every key, Esc goes back, q (home) or ctrl+q quits.")
 
@@ -43,7 +48,12 @@ class QuizGroup(LazyGroup):
     invoke_without_command=True,
     context_settings={"help_option_names": ["-h", "--help"]},
 )
-@click.option("--lang", type=click.Choice(["zh", "en"]), default=None, help="Language of content and messages (default: config, then locale).")
+@click.option(
+    "--lang",
+    type=click.Choice(["zh", "en"]),
+    default=None,
+    help="Language of content and messages (default: config, then locale).",
+)
 @click.option(
     "--content",
     "content_dirs",

@@ -52,10 +52,14 @@ def optimize(reset: bool, dry_run: bool) -> None:
         click.echo(f"  default parameters     {report.default.log_loss:8.4f}  {report.default.rmse:6.4f}")
         click.echo(f"  fitted parameters      {report.fitted.log_loss:8.4f}  {report.fitted.rmse:6.4f}")
         if not report.better:
-            click.echo("not kept: the fitted parameters do not predict your reviews better than the defaults; nothing changed")
+            click.echo(
+                "not kept: the fitted parameters do not predict your reviews better than the defaults; nothing changed"
+            )
             return
         if dry_run:
-            click.echo("fitted parameters are better (dry run: not saved): " + ", ".join(f"{p:.4f}" for p in report.parameters))
+            click.echo(
+                "fitted parameters are better (dry run: not saved): " + ", ".join(f"{p:.4f}" for p in report.parameters)
+            )
             return
         changed = _use(services, report.parameters)
         click.echo(f"using the fitted parameters (saved in the settings); {changed} card(s) rescheduled")

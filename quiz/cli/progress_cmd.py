@@ -47,5 +47,7 @@ def import_progress(file: Path) -> None:
             raise click.ClickException(f"cannot read {file} ({exc}); nothing was imported") from None
     finally:
         services.close()
-    click.echo(f"imported {result.added} new review(s), {result.skipped} already here, "
-               f"{result.undone} undone elsewhere; {result.cards} card(s) rescheduled")
+    click.echo(
+        f"imported {result.added} new review(s), {result.skipped} already here, "
+        f"{result.undone} undone elsewhere; {result.cards} card(s) rescheduled"
+    )

@@ -51,8 +51,16 @@ def _read(prompt: str) -> str | None:
 def run_plain(services, bank, lang: str, modules: list[str] | None, limit: int | None) -> None:
     from quiz.session.review import ReviewSession
 
-    session = ReviewSession(services.store, bank, services.clock, services.scheduler, services.limits,
-                            lang=lang, modules=modules, interleaved=services.settings.interleave_modules)
+    session = ReviewSession(
+        services.store,
+        bank,
+        services.clock,
+        services.scheduler,
+        services.limits,
+        lang=lang,
+        modules=modules,
+        interleaved=services.settings.interleave_modules,
+    )
     started = time.monotonic()
     quit_early = False
     while limit is None or session.reviewed < limit:
@@ -98,7 +106,11 @@ def run_plain(services, bank, lang: str, modules: list[str] | None, limit: int |
         if quit_early:
             break
         if state.leech is False and services.store.card(state.card_id).leech:
-            click.echo(click.style(f"leech: {state.card_id} has lapsed 8 times; consider rewriting or suspending it", fg="yellow"))
+            click.echo(
+                click.style(
+                    f"leech: {state.card_id} has lapsed 8 times; consider rewriting or suspending it", fg="yellow"
+                )
+            )
     _summary(session, time.monotonic() - started)
 
 

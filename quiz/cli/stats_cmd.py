@@ -29,8 +29,14 @@ def stats(ctx: click.Context, as_json: bool) -> None:
         click.echo(json.dumps(data, ensure_ascii=False, indent=2))
         return
     lang = lang_of(ctx)
-    retention = f"{data['retention_30d']:.1%} of {data['retention_reviews_30d']} reviews" if data["retention_30d"] is not None else "no reviews of learned cards yet"
-    click.echo(f"due today: {data['due_today']}   new left today: {data['new_left_today']}   reviewed today: {data['reviewed_today']}")
+    retention = (
+        f"{data['retention_30d']:.1%} of {data['retention_reviews_30d']} reviews"
+        if data["retention_30d"] is not None
+        else "no reviews of learned cards yet"
+    )
+    click.echo(
+        f"due today: {data['due_today']}   new left today: {data['new_left_today']}   reviewed today: {data['reviewed_today']}"
+    )
     click.echo(f"reviews in all: {data['reviews_total']}   true retention (30 days): {retention}")
     click.echo("cards: " + ", ".join(f"{k} {v}" for k, v in data["by_state"].items()))
     days = data["reviews_by_day"][-14:]
@@ -44,4 +50,6 @@ def stats(ctx: click.Context, as_json: bool) -> None:
         if not m:
             continue
         bar = "█" * round(10 * m["mastery"])
-        click.echo(f"  {printable(module.name.get(lang))[:28]:<28} {bar:<10} {m['mastered']}/{m['total']}  seen {m['seen']}  due {m['due']}")
+        click.echo(
+            f"  {printable(module.name.get(lang))[:28]:<28} {bar:<10} {m['mastered']}/{m['total']}  seen {m['seen']}  due {m['due']}"
+        )

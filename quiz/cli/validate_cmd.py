@@ -15,7 +15,11 @@ from quiz.cli.common import load_bank_for
 @click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
 @click.option("--strict", is_flag=True, help="Treat warnings (e.g. a missing translation) as errors.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of lines.")
-@click.option("--dunders", is_flag=True, help="Also report dunder names (__call__) written outside code, which Markdown shows as bold.")
+@click.option(
+    "--dunders",
+    is_flag=True,
+    help="Also report dunder names (__call__) written outside code, which Markdown shows as bold.",
+)
 @click.pass_context
 def validate(ctx: click.Context, paths: tuple[Path, ...], strict: bool, as_json: bool, dunders: bool) -> None:
     """Check content: the built-in bank and your packs, or only PATHS (folders of the same format).
@@ -33,7 +37,11 @@ def validate(ctx: click.Context, paths: tuple[Path, ...], strict: bool, as_json:
         from quiz.content.dunders import dunder_problems
 
         keep = [str(p.resolve()) for p in paths]
-        extra = [p for p in dunder_problems(bank, strict) if not keep or any(str(Path(p.path).resolve()).startswith(k) for k in keep)]
+        extra = [
+            p
+            for p in dunder_problems(bank, strict)
+            if not keep or any(str(Path(p.path).resolve()).startswith(k) for k in keep)
+        ]
         bank.problems = sorted(bank.problems + extra, key=lambda p: (p.path, p.line, p.col))
     errors, warnings = bank.errors, bank.warnings
     code = _pack_code(bank)
@@ -53,8 +61,10 @@ def validate(ctx: click.Context, paths: tuple[Path, ...], strict: bool, as_json:
         for problem in bank.problems:
             click.echo(str(problem), err=False)
         for path in code:
-            click.echo(f"{path}:1:1: note: Python code that runs when its exercise is graded (fenced: it may write "
-                       "only to its own scratch folder, use no network, and signal or trace nothing outside)")
+            click.echo(
+                f"{path}:1:1: note: Python code that runs when its exercise is graded (fenced: it may write "
+                "only to its own scratch folder, use no network, and signal or trace nothing outside)"
+            )
         summary = f"{len(bank.questions)} questions, {len(bank.exercises)} exercises, {len(bank.modules)} modules: {len(errors)} error(s), {len(warnings)} warning(s)"
         click.echo(summary, err=True)
     sys.exit(1 if errors else 0)

@@ -30,8 +30,13 @@ def render(text: str) -> str:
 def _watch_thread(path, events: queue.Queue, stop: threading.Event) -> None:
     from watchfiles import watch
 
-    for _changes in watch(path.parent, stop_event=stop, debounce=200, recursive=False,
-                          watch_filter=lambda _change, name: name == str(path)):
+    for _changes in watch(
+        path.parent,
+        stop_event=stop,
+        debounce=200,
+        recursive=False,
+        watch_filter=lambda _change, name: name == str(path),
+    ):
         events.put("changed")
 
 

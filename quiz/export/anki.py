@@ -82,7 +82,8 @@ def _model():
     import genanki
 
     return genanki.Model(
-        stable_id("model", "v1"), "AI Infra Interview card",
+        stable_id("model", "v1"),
+        "AI Infra Interview card",
         fields=[{"name": f} for f in FIELDS],
         templates=[{"name": "Card", "qfmt": _FRONT, "afmt": _BACK}],
         css=_CSS + code_css(),
@@ -114,18 +115,31 @@ def build_package(bank: Bank, lang: str = "en", modules: list[str] | None = None
             number = str(q.number) if q.number is not None else ""
             tags = [f"module::{q.module}", f"difficulty::{q.difficulty}"]
             common = [number, module_name, _source(bank, q, source_url)]
-            deck.add_note(genanki.Note(model=model, fields=[_text(q.question, lang), _answer(q, lang), *common],
-                                       tags=tags, guid=note_guid(question_card_id(q.id))))
+            deck.add_note(
+                genanki.Note(
+                    model=model,
+                    fields=[_text(q.question, lang), _answer(q, lang), *common],
+                    tags=tags,
+                    guid=note_guid(question_card_id(q.id)),
+                )
+            )
             for card in q.cards:
-                deck.add_note(genanki.Note(model=model, fields=[_text(card.front, lang), _text(card.back, lang), *common],
-                                           tags=tags, guid=note_guid(flashcard_id(q.id, card.id))))
+                deck.add_note(
+                    genanki.Note(
+                        model=model,
+                        fields=[_text(card.front, lang), _text(card.back, lang), *common],
+                        tags=tags,
+                        guid=note_guid(flashcard_id(q.id, card.id)),
+                    )
+                )
         if deck.notes:
             decks.append(deck)
     return genanki.Package(decks)
 
 
-def export_anki(bank: Bank, dest: Path, lang: str = "en", modules: list[str] | None = None,
-                source_url: str | None = None) -> ExportSummary:
+def export_anki(
+    bank: Bank, dest: Path, lang: str = "en", modules: list[str] | None = None, source_url: str | None = None
+) -> ExportSummary:
     """Write the package to `dest` (under a temporary name, then renamed: never a half-written file)."""
     package = build_package(bank, lang, modules, source_url)
     dest = Path(dest)

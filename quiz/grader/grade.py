@@ -26,15 +26,18 @@ def check_name(check: dict) -> str:
     if name:
         return name
     shapes = [str(tuple(a["tensor"]["shape"])) for a in check.get("args", []) if a.get("tensor")]
-    label = {"gradcheck": say("gradients float64", "梯度 float64"),
-             "gradgradcheck": say("second-order gradients float64", "二阶梯度 float64"),
-             "reference": say("matches reference", "与参考实现一致"),
-             "saved": say("what backward keeps", "backward 保存的内容")}.get(check["kind"], check.get("function") or check["kind"])
+    label = {
+        "gradcheck": say("gradients float64", "梯度 float64"),
+        "gradgradcheck": say("second-order gradients float64", "二阶梯度 float64"),
+        "reference": say("matches reference", "与参考实现一致"),
+        "saved": say("what backward keeps", "backward 保存的内容"),
+    }.get(check["kind"], check.get("function") or check["kind"])
     return f"{label} {' '.join(shapes)}".strip()
 
 
-def grade(exercise: dict, folder: Path, file: Path, scratch: str, fences: list[str] | None = None,
-          device: str = "cpu") -> Result:
+def grade(
+    exercise: dict, folder: Path, file: Path, scratch: str, fences: list[str] | None = None, device: str = "cpu"
+) -> Result:
     start = time.perf_counter()
     exercise_id = exercise["id"]
     elapsed = lambda: int((time.perf_counter() - start) * 1000)  # noqa: E731
@@ -53,15 +56,32 @@ def grade(exercise: dict, folder: Path, file: Path, scratch: str, fences: list[s
     try:
         code = compile(source, str(file), "exec")
     except (SyntaxError, ValueError) as exc:
-        where = say(f" at line {exc.lineno}, column {exc.offset}", f"（第 {exc.lineno} 行，第 {exc.offset} 列）") if isinstance(exc, SyntaxError) else ""
-        message = say(f"syntax error{where}: {getattr(exc, 'msg', str(exc))}", f"语法错误{where}：{getattr(exc, 'msg', str(exc))}")
-        return Result(exercise_id, ERROR, message, elapsed(), [TestResult(say("compile", "编译"), ERROR, message)], protections=fences or [])
-    plans = [{"index": i, "check": c, "seed": secrets.randbelow(2**31 - 1) + 1, "name": check_name(c)}
-             for i, c in enumerate(exercise["checks"])]
+        where = (
+            say(f" at line {exc.lineno}, column {exc.offset}", f"（第 {exc.lineno} 行，第 {exc.offset} 列）")
+            if isinstance(exc, SyntaxError)
+            else ""
+        )
+        message = say(
+            f"syntax error{where}: {getattr(exc, 'msg', str(exc))}", f"语法错误{where}：{getattr(exc, 'msg', str(exc))}"
+        )
+        return Result(
+            exercise_id,
+            ERROR,
+            message,
+            elapsed(),
+            [TestResult(say("compile", "编译"), ERROR, message)],
+            protections=fences or [],
+        )
+    plans = [
+        {"index": i, "check": c, "seed": secrets.randbelow(2**31 - 1) + 1, "name": check_name(c)}
+        for i, c in enumerate(exercise["checks"])
+    ]
     limit = float(exercise.get("time_limit_s", 10))
     learner_dir, judge_dir = f"{scratch}/learner", f"{scratch}/judge"
     prepare_scratch(learner_dir)
-    outcome = run_limited(lambda emit: learner.run(code, str(file), exercise, folder, plans, emit), limit, learner_dir, gpu=gpu)
+    outcome = run_limited(
+        lambda emit: learner.run(code, str(file), exercise, folder, plans, emit), limit, learner_dir, gpu=gpu
+    )
     records, problem = _records(outcome, plans, exercise["entry"])
     tests: list[TestResult] = []
     by_index: dict = {}
@@ -71,28 +91,56 @@ def grade(exercise: dict, folder: Path, file: Path, scratch: str, fences: list[s
             judge.run(exercise, folder, plans, records, verdicts.append)
         else:  # a pack's checks.py is code from elsewhere: judged in a fenced process of its own
             prepare_scratch(judge_dir)
-            verdicts = run_limited(lambda emit: judge.run(exercise, folder, plans, records, emit),
-                                   max(JUDGE_LIMIT_S, 3 * limit), judge_dir, pids=False).records
+            verdicts = run_limited(
+                lambda emit: judge.run(exercise, folder, plans, records, emit),
+                max(JUDGE_LIMIT_S, 3 * limit),
+                judge_dir,
+                pids=False,
+            ).records
         by_index = {v.get("index"): v for v in verdicts}
     for plan in plans:
         i = plan["index"]
         if problem is not None:
-            tests.append(TestResult(plan["name"], problem[0], problem[1] if not tests else say(f"not run: {problem[1]}", f"未运行：{problem[1]}")))
+            tests.append(
+                TestResult(
+                    plan["name"],
+                    problem[0],
+                    problem[1] if not tests else say(f"not run: {problem[1]}", f"未运行：{problem[1]}"),
+                )
+            )
             continue
         if i not in records:
             if outcome.timed_out:
                 first = not any(t.status == TIMEOUT for t in tests)
-                tests.append(TestResult(plan["name"], TIMEOUT, say(
-                    f"still running after the {limit:g} s limit: an endless loop, or far too much work",
-                    f"超过 {limit:g} 秒的时限仍在运行：死循环，或者计算量过大") if first
-                    else say("not run: the time limit was used up by earlier checks", "未运行：时限已被前面的检查用完")))
+                tests.append(
+                    TestResult(
+                        plan["name"],
+                        TIMEOUT,
+                        say(
+                            f"still running after the {limit:g} s limit: an endless loop, or far too much work",
+                            f"超过 {limit:g} 秒的时限仍在运行：死循环，或者计算量过大",
+                        )
+                        if first
+                        else say(
+                            "not run: the time limit was used up by earlier checks", "未运行：时限已被前面的检查用完"
+                        ),
+                    )
+                )
             else:
                 tests.append(TestResult(plan["name"], ERROR, _no_report(outcome)))
             continue
         verdict = by_index.get(i)
         if verdict is None or verdict.get("status") not in ("pass", "fail", "error"):
-            tests.append(TestResult(plan["name"], ERROR, say("the judge gave no verdict for this check (grader problem)",
-                                                             "评判进程没有给出这项检查的结论（评测器自身的问题）")))
+            tests.append(
+                TestResult(
+                    plan["name"],
+                    ERROR,
+                    say(
+                        "the judge gave no verdict for this check (grader problem)",
+                        "评判进程没有给出这项检查的结论（评测器自身的问题）",
+                    ),
+                )
+            )
         else:
             tests.append(TestResult(plan["name"], verdict["status"], str(verdict.get("message", ""))))
     if tests:
@@ -122,17 +170,35 @@ def _records(outcome: ChildOutcome, plans: list[dict], entry: str) -> tuple[dict
             status, message = explain(str(info.get("type", "")), str(info.get("message", "")))
             if type(info.get("line")) is int:
                 message = say(f"line {info['line']}: {message}", f"第 {info['line']} 行：{message}")
-            return {}, (status if status == ERROR else FAIL, say(f"loading your file failed: {message}", f"加载你的文件失败：{message}"))
+            return {}, (
+                status if status == ERROR else FAIL,
+                say(f"loading your file failed: {message}", f"加载你的文件失败：{message}"),
+            )
         if "missing_entry" in record:
             return {}, (ERROR, _missing_entry(entry, record["missing_entry"]))
         index = record.get("index")
-        if type(index) is not int or index not in known or index in records or not ({"data"} == set(record) - {"index"} or {"raised"} == set(record) - {"index"}):
-            return {}, (ERROR, say("the check process reported something it never could: your code wrote to the grader's result channel",
-                                   "检查进程报告了它不可能报告的内容：你的代码写入了评测器的结果通道"))
+        if (
+            type(index) is not int
+            or index not in known
+            or index in records
+            or not ({"data"} == set(record) - {"index"} or {"raised"} == set(record) - {"index"})
+        ):
+            return {}, (
+                ERROR,
+                say(
+                    "the check process reported something it never could: your code wrote to the grader's result channel",
+                    "检查进程报告了它不可能报告的内容：你的代码写入了评测器的结果通道",
+                ),
+            )
         records[index] = record
     if outcome.garbled:
-        return {}, (ERROR, say("the check process's result channel held garbage: your code wrote to the grader's result channel",
-                               "检查进程的结果通道里是乱码：你的代码写入了评测器的结果通道"))
+        return {}, (
+            ERROR,
+            say(
+                "the check process's result channel held garbage: your code wrote to the grader's result channel",
+                "检查进程的结果通道里是乱码：你的代码写入了评测器的结果通道",
+            ),
+        )
     return records, None
 
 
@@ -151,11 +217,19 @@ def _no_report(outcome: ChildOutcome) -> str:
         if sig == "SIGXCPU":
             return say("used more CPU time than the limit allows", "CPU 时间超出了上限")
         if sig == "SIGKILL":
-            return say("killed (SIGKILL): most often the memory limit", "进程被杀死（SIGKILL）：最常见的原因是超出内存上限")
-        return say(f"your code crashed the process ({sig}), e.g. a segfault from ctypes or a native extension",
-                   f"你的代码让进程崩溃了（{sig}），比如 ctypes 或原生扩展引发的 segfault")
+            return say(
+                "killed (SIGKILL): most often the memory limit", "进程被杀死（SIGKILL）：最常见的原因是超出内存上限"
+            )
+        return say(
+            f"your code crashed the process ({sig}), e.g. a segfault from ctypes or a native extension",
+            f"你的代码让进程崩溃了（{sig}），比如 ctypes 或原生扩展引发的 segfault",
+        )
     if outcome.exit_code == 0:
-        return say("the process exited before reporting a result: do not call os._exit() or sys.exit() in graded code",
-                   "进程在报告结果之前就退出了：被评测的代码里不要调用 os._exit() 或 sys.exit()")
-    return say(f"the process exited with status {outcome.exit_code} before reporting a result",
-               f"进程在报告结果之前以状态码 {outcome.exit_code} 退出")
+        return say(
+            "the process exited before reporting a result: do not call os._exit() or sys.exit() in graded code",
+            "进程在报告结果之前就退出了：被评测的代码里不要调用 os._exit() 或 sys.exit()",
+        )
+    return say(
+        f"the process exited with status {outcome.exit_code} before reporting a result",
+        f"进程在报告结果之前以状态码 {outcome.exit_code} 退出",
+    )

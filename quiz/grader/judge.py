@@ -34,8 +34,12 @@ class Context:
             if self._solution is None:
                 module = load_module(self.folder / "solution.py", "exercise_solution")
                 if module is None or not hasattr(module, self.entry):
-                    raise LookupError(say("the exercise has no solution.py defining its entry to judge against",
-                                          "本题没有可供对照评判的 solution.py（需定义入口）"))
+                    raise LookupError(
+                        say(
+                            "the exercise has no solution.py defining its entry to judge against",
+                            "本题没有可供对照评判的 solution.py（需定义入口）",
+                        )
+                    )
                 self._solution = getattr(module, self.entry)
             return self._solution
         problem = reference_problem(target)
@@ -73,8 +77,10 @@ def judge_record(ctx: Context, plan: dict, record: dict, arg_names: list[str]) -
     except (wire.WireError, autograd.Malformed) as exc:
         return FAIL, say(f"what your code reported could not be judged: {exc}", f"无法评判你的代码报告的内容：{exc}")
     except (TypeError, ValueError, KeyError, IndexError, RuntimeError) as exc:
-        return FAIL, say(f"what your code returned has the wrong form ({type(exc).__name__}: {exc})",
-                         f"你的代码返回值的形式不对（{type(exc).__name__}: {exc}）")
+        return FAIL, say(
+            f"what your code returned has the wrong form ({type(exc).__name__}: {exc})",
+            f"你的代码返回值的形式不对（{type(exc).__name__}: {exc}）",
+        )
     return test.status, test.message
 
 
@@ -86,9 +92,16 @@ def run(exercise: dict, folder: Path, plans: list[dict], records: dict[int, dict
         ctx = Context(exercise, folder)
     except Exception as exc:  # noqa: BLE001 - a broken checks.py is the exercise's error, not the learner's
         for plan in plans:
-            emit({"index": plan["index"], "status": ERROR, "message": say(
-                f"the exercise's checks could not load: {type(exc).__name__}: {exc}",
-                f"本题的 checks 无法加载：{type(exc).__name__}: {exc}")})
+            emit(
+                {
+                    "index": plan["index"],
+                    "status": ERROR,
+                    "message": say(
+                        f"the exercise's checks could not load: {type(exc).__name__}: {exc}",
+                        f"本题的 checks 无法加载：{type(exc).__name__}: {exc}",
+                    ),
+                }
+            )
         return
     for plan in plans:
         record = records.get(plan["index"])

@@ -36,8 +36,11 @@ def _fs_rights(abi: int) -> int:
 
 
 class _RulesetAttr(ctypes.Structure):
-    _fields_ = [("handled_access_fs", ctypes.c_uint64), ("handled_access_net", ctypes.c_uint64),
-                ("scoped", ctypes.c_uint64)]
+    _fields_ = [
+        ("handled_access_fs", ctypes.c_uint64),
+        ("handled_access_net", ctypes.c_uint64),
+        ("scoped", ctypes.c_uint64),
+    ]
 
 
 class _PathBeneath(ctypes.Structure):
@@ -54,7 +57,9 @@ def abi_version() -> int:
     if platform.system() != "Linux" or platform.machine() not in ("x86_64", "aarch64", "AMD64"):
         return 0
     try:
-        version = _libc().syscall(_SYS_CREATE_RULESET, None, ctypes.c_size_t(0), ctypes.c_uint32(_CREATE_RULESET_VERSION))
+        version = _libc().syscall(
+            _SYS_CREATE_RULESET, None, ctypes.c_size_t(0), ctypes.c_uint32(_CREATE_RULESET_VERSION)
+        )
     except (OSError, AttributeError):
         return 0
     return max(int(version), 0)
@@ -102,7 +107,16 @@ def _allow(libc, ruleset: int, path: str, rights: int) -> None:
         if not os.path.isdir(path):
             rights &= EXECUTE | WRITE_FILE | READ_FILE | TRUNCATE | IOCTL_DEV
         rule = _PathBeneath(allowed_access=rights, parent_fd=fd)
-        if libc.syscall(_SYS_ADD_RULE, ctypes.c_int(ruleset), ctypes.c_int(_RULE_PATH_BENEATH), ctypes.byref(rule), ctypes.c_uint32(0)) != 0:
+        if (
+            libc.syscall(
+                _SYS_ADD_RULE,
+                ctypes.c_int(ruleset),
+                ctypes.c_int(_RULE_PATH_BENEATH),
+                ctypes.byref(rule),
+                ctypes.c_uint32(0),
+            )
+            != 0
+        ):
             raise OSError(ctypes.get_errno(), f"landlock_add_rule({path}) failed")
     finally:
         os.close(fd)

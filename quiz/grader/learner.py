@@ -29,14 +29,24 @@ def run(code: Any, filename: str, exercise: dict, folder: Path, plans: list[dict
         try:
             kernel.prepare(filename, exercise.get("device", "cpu"), os.getcwd())
         except ImportError as exc:
-            emit({"load_error": {"type": "ImportError", "message": f"{kernel.install_hint()} ({exc})"[:2000], "line": None}})
+            emit(
+                {
+                    "load_error": {
+                        "type": "ImportError",
+                        "message": f"{kernel.install_hint()} ({exc})"[:2000],
+                        "line": None,
+                    }
+                }
+            )
             return
     module = types.ModuleType("learner")
     module.__file__ = filename
     try:
         exec(code, module.__dict__)
     except BaseException as exc:  # noqa: BLE001 - reported; the judge decides what it means
-        emit({"load_error": {"type": type(exc).__name__[:80], "message": str(exc)[:2000], "line": _line(exc, filename)}})
+        emit(
+            {"load_error": {"type": type(exc).__name__[:80], "message": str(exc)[:2000], "line": _line(exc, filename)}}
+        )
         return
     entry = getattr(module, exercise["entry"], None)
     if entry is None:
@@ -44,8 +54,11 @@ def run(code: Any, filename: str, exercise: dict, folder: Path, plans: list[dict
         emit({"missing_entry": names[:20]})
         return
     for plan in plans:
-        check = dict(plan["check"], autograd_function=bool(exercise.get("autograd_function")),
-                     device=exercise.get("device", "cpu"))
+        check = dict(
+            plan["check"],
+            autograd_function=bool(exercise.get("autograd_function")),
+            device=exercise.get("device", "cpu"),
+        )
         kind = module_for(check["kind"])
         try:
             if kind.KINDS == ("function",):
@@ -56,6 +69,14 @@ def run(code: Any, filename: str, exercise: dict, folder: Path, plans: list[dict
         except BaseException as exc:  # noqa: BLE001 - everything the learner's code raises is reported
             from quiz.grader.kinds.autograd import style_hint
 
-            emit({"index": plan["index"], "raised": {
-                "type": type(exc).__name__[:80], "message": str(exc)[:2000], "line": _line(exc, filename),
-                "hint": style_hint(entry)[:400]}})
+            emit(
+                {
+                    "index": plan["index"],
+                    "raised": {
+                        "type": type(exc).__name__[:80],
+                        "message": str(exc)[:2000],
+                        "line": _line(exc, filename),
+                        "hint": style_hint(entry)[:400],
+                    },
+                }
+            )

@@ -8,8 +8,10 @@ from quiz.grader.say import say
 
 
 def out_of_memory() -> str:
-    return say("ran out of memory: the check's memory limit is about 2 GB above the grader's own size.",
-               "内存耗尽：这项检查的内存上限大约是评测进程自身大小再加 2 GB。")
+    return say(
+        "ran out of memory: the check's memory limit is about 2 GB above the grader's own size.",
+        "内存耗尽：这项检查的内存上限大约是评测进程自身大小再加 2 GB。",
+    )
 
 
 ERROR_KINDS = {"SyntaxError", "SystemExit", "MemoryError", "ImportError", "ModuleNotFoundError", "KeyboardInterrupt"}
@@ -26,7 +28,9 @@ PATTERNS = [
         ),
     ),
     (
-        re.compile(r"returned an invalid gradient at index (\d+) - got \[([^\]]*)\] but expected shape compatible with \[([^\]]*)\]"),
+        re.compile(
+            r"returned an invalid gradient at index (\d+) - got \[([^\]]*)\] but expected shape compatible with \[([^\]]*)\]"
+        ),
         lambda m: say(
             f"the gradient for input {m[1]} has shape [{m[2]}] but that input has shape [{m[3]}]: each gradient "
             "must have its input's shape (sum over dimensions that were broadcast, transpose where needed).",
@@ -54,8 +58,10 @@ PATTERNS = [
     ),
     (
         re.compile(r"a leaf Variable that requires grad is being used in an in-place operation"),
-        lambda m: say("forward changed an input in place; compute the result in a new tensor instead.",
-                      "forward 原地修改了输入；请把结果算到一个新 tensor 里。"),
+        lambda m: say(
+            "forward changed an input in place; compute the result in a new tensor instead.",
+            "forward 原地修改了输入；请把结果算到一个新 tensor 里。",
+        ),
     ),
     (
         re.compile(r"forward\(\) missing (\d+) required positional argument"),
@@ -80,8 +86,10 @@ PATTERNS = [
     ),
     (
         re.compile(r"You must implement either the backward or vjp method"),
-        lambda m: say("backward is not implemented: define a @staticmethod backward(ctx, grad_output).",
-                      "backward 还没有实现：请定义 @staticmethod backward(ctx, grad_output)。"),
+        lambda m: say(
+            "backward is not implemented: define a @staticmethod backward(ctx, grad_output).",
+            "backward 还没有实现：请定义 @staticmethod backward(ctx, grad_output)。",
+        ),
     ),
     (
         re.compile(r"can't allocate memory|not enough memory|DefaultCPUAllocator"),
@@ -99,16 +107,24 @@ def explain(exc_type: str, message: str, arg_names: list[str] | None = None) -> 
             text = build(m)
             for i, name in enumerate(arg_names or []):
                 if name:
-                    text = text.replace(say(f"for input {i} ", f"输入 {i} 的"), say(f"for '{name}' (input {i}) ", f"'{name}'（输入 {i}）的"))
+                    text = text.replace(
+                        say(f"for input {i} ", f"输入 {i} 的"),
+                        say(f"for '{name}' (input {i}) ", f"'{name}'（输入 {i}）的"),
+                    )
             return status, text
     if exc_type == "SystemExit":
-        return "error", say("your code called sys.exit(); graded code must return normally.",
-                            "你的代码调用了 sys.exit()；被评测的代码必须正常返回。")
+        return "error", say(
+            "your code called sys.exit(); graded code must return normally.",
+            "你的代码调用了 sys.exit()；被评测的代码必须正常返回。",
+        )
     if exc_type == "MemoryError":
         return "error", out_of_memory()
     if exc_type == "NotImplementedError":
-        return "fail", (say(f"not implemented yet: {message}", f"还没有实现：{message}") if message
-                        else say("not implemented yet (NotImplementedError)", "还没有实现（NotImplementedError）"))
+        return "fail", (
+            say(f"not implemented yet: {message}", f"还没有实现：{message}")
+            if message
+            else say("not implemented yet (NotImplementedError)", "还没有实现（NotImplementedError）")
+        )
     if exc_type in ERROR_KINDS:
         return "error", f"{exc_type}: {message}"
     return "fail", f"{exc_type}: {message}"

@@ -60,7 +60,11 @@ class Result:
             raise ValueError("not a results object")
         tests = []
         for t in data["tests"]:
-            if not isinstance(t, dict) or set(t) != {"name", "status", "message", "output"} or t["status"] not in STATUSES:
+            if (
+                not isinstance(t, dict)
+                or set(t) != {"name", "status", "message", "output"}
+                or t["status"] not in STATUSES
+            ):
                 raise ValueError("not a test result")
             tests.append(TestResult(**{k: safe_text(v) for k, v in t.items()}))
         return cls(
@@ -85,7 +89,10 @@ def overall(exercise: str, tests: list[TestResult], duration_ms: int) -> Result:
         status, message = ERROR, next(t.message for t in tests if t.status == ERROR)
     elif FAIL in statuses:
         failed = sum(t.status == FAIL for t in tests)
-        status, message = FAIL, say(f"{failed} of {len(tests)} checks failed", f"{len(tests)} 项检查中有 {failed} 项未通过")
+        status, message = (
+            FAIL,
+            say(f"{failed} of {len(tests)} checks failed", f"{len(tests)} 项检查中有 {failed} 项未通过"),
+        )
     else:
         status, message = PASS, say(f"all {len(tests)} checks passed", f"全部 {len(tests)} 项检查通过")
     return Result(exercise=exercise, status=status, message=message, duration_ms=duration_ms, tests=tests)

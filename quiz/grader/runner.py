@@ -59,7 +59,8 @@ class GraderWorker:
         env = {k: v for k, v in os.environ.items() if not k.startswith(("QUIZ_", "PYTHON"))}
         package_root = str(Path(__file__).resolve().parents[2])
         self.proc = subprocess.Popen(
-            [self.python, "-I", "-u", "-c", BOOT, package_root] + ([f"--fences-off={','.join(self.fences_off)}"] if self.fences_off else []),
+            [self.python, "-I", "-u", "-c", BOOT, package_root]
+            + ([f"--fences-off={','.join(self.fences_off)}"] if self.fences_off else []),
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL,
@@ -89,23 +90,41 @@ class GraderWorker:
             if not self.alive:
                 self.start()
             limit = float(exercise.get("time_limit_s", 10)) + SLACK_S
-            request = {"op": "grade", "exercise": exercise, "dir": str(folder), "file": str(Path(file).absolute()),
-                       "lang": lang, "device": device}
+            request = {
+                "op": "grade",
+                "exercise": exercise,
+                "dir": str(folder),
+                "file": str(Path(file).absolute()),
+                "lang": lang,
+                "device": device,
+            }
             try:
                 reply = self._exchange(request, limit)
             except GraderError as exc:
-                return Result(exercise["id"], ERROR, f"评测器没有响应，已重启：{exc}" if lang == "zh"
-                              else f"the grader stopped answering and was restarted: {exc}")
+                return Result(
+                    exercise["id"],
+                    ERROR,
+                    f"评测器没有响应，已重启：{exc}"
+                    if lang == "zh"
+                    else f"the grader stopped answering and was restarted: {exc}",
+                )
             if "error" in reply:
                 problem = str(reply["error"])[:500]
-                return Result(exercise["id"], ERROR, f"评测器出错：{problem}" if lang == "zh" else f"grader problem: {problem}")
+                return Result(
+                    exercise["id"], ERROR, f"评测器出错：{problem}" if lang == "zh" else f"grader problem: {problem}"
+                )
             reply.pop("id", None)
             try:
                 return Result.from_dict(reply)
             except (ValueError, TypeError, KeyError):
                 self.close()
-                return Result(exercise["id"], ERROR, "评测器的回复不是结果，已重启评测器" if lang == "zh"
-                              else "the grader's reply was not a result; the grader was restarted")
+                return Result(
+                    exercise["id"],
+                    ERROR,
+                    "评测器的回复不是结果，已重启评测器"
+                    if lang == "zh"
+                    else "the grader's reply was not a result; the grader was restarted",
+                )
 
     def ping(self) -> dict:
         with self._lock:

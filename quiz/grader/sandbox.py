@@ -99,7 +99,11 @@ def probe() -> list[str]:
             fences.append("user-namespace")
     abi = landlock.abi_version() if "landlock" not in DISABLED else 0
     if abi:
-        fences += ["landlock-fs", "landlock-ptrace"] + (["landlock-net"] if abi >= 4 else []) + (["landlock-signals"] if abi >= 6 else [])
+        fences += (
+            ["landlock-fs", "landlock-ptrace"]
+            + (["landlock-net"] if abi >= 4 else [])
+            + (["landlock-signals"] if abi >= 6 else [])
+        )
     return fences
 
 
@@ -310,8 +314,9 @@ def _fence(scratch: str, cpu_seconds: float, pids: bool, gpu: bool = False) -> N
     _drop_capabilities()
 
 
-def run_limited(target: Callable[[Emit], None], timeout_s: float, scratch: str, pids: bool = True,
-                gpu: bool = False) -> ChildOutcome:
+def run_limited(
+    target: Callable[[Emit], None], timeout_s: float, scratch: str, pids: bool = True, gpu: bool = False
+) -> ChildOutcome:
     """Fork; the child fences itself and runs `target(emit)`, each `emit(dict)` one JSON line back.
     `gpu`: the child may open the GPU's device files and has no address-space limit."""
     result_r, result_w = os.pipe()
@@ -492,7 +497,7 @@ def _children_of(ppid: int) -> list[int]:
                 stat = fh.read()
         except OSError:
             continue
-        fields = stat[stat.rfind(b")") + 2:].split()
+        fields = stat[stat.rfind(b")") + 2 :].split()
         if len(fields) > 1 and int(fields[1]) == ppid:
             kids.append(int(name))
     return kids

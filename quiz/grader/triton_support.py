@@ -6,10 +6,14 @@ import importlib.util
 
 from quiz.grader.say import say
 
-INSTALL_HINT = ('kernel exercises need Triton, which is not installed: pip install -e ".[kernels]" '
-                "from a checkout, or pip install triton (wheels exist for Linux x86-64)")
-INSTALL_HINT_ZH = ('kernel 练习需要 Triton，但它没有安装：在源码目录里 pip install -e ".[kernels]"，'
-                   "或者 pip install triton（Linux x86-64 上有现成的 wheel）")
+INSTALL_HINT = (
+    'kernel exercises need Triton, which is not installed: pip install -e ".[kernels]" '
+    "from a checkout, or pip install triton (wheels exist for Linux x86-64)"
+)
+INSTALL_HINT_ZH = (
+    'kernel 练习需要 Triton，但它没有安装：在源码目录里 pip install -e ".[kernels]"，'
+    "或者 pip install triton（Linux x86-64 上有现成的 wheel）"
+)
 
 
 def install_hint() -> str:

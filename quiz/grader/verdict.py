@@ -52,17 +52,27 @@ def worst_mismatch(expected: torch.Tensor, got: torch.Tensor, atol: float, rtol:
 def compare(label: str, what: str, exp: torch.Tensor, got: torch.Tensor, atol: float, rtol: float) -> str | None:
     """None when `got` matches `exp`; else a message naming the worst element, expected vs got."""
     if list(got.shape) != list(exp.shape):
-        return say(f"{label} has shape {list(got.shape)}; expected {list(exp.shape)}",
-                   f"{label}的形状是 {list(got.shape)}，应为 {list(exp.shape)}")
+        return say(
+            f"{label} has shape {list(got.shape)}; expected {list(exp.shape)}",
+            f"{label}的形状是 {list(got.shape)}，应为 {list(exp.shape)}",
+        )
     bad = worst_mismatch(exp, got, atol, rtol)
     if bad is None:
         return None
     k, size = bad
     e, g = float(exp.reshape(-1)[k]), float(got.reshape(-1)[k])
-    hint = say(" (NaN or inf there: look for overflow, inf/inf or 0*inf, e.g. exp of a large value)",
-               "（那里是 NaN 或 inf：检查是否有溢出、inf/inf 或 0*inf，比如对很大的值取 exp）") if g != g or abs(g) == float("inf") else ""
-    return say(f"{what} at {index(k, list(exp.shape))} should be {fmt(e)} but is {fmt(g)}; largest difference {fmt(size)}{hint}",
-               f"{what}在 {index(k, list(exp.shape))} 处应为 {fmt(e)}，实际是 {fmt(g)}；最大差值 {fmt(size)}{hint}")
+    hint = (
+        say(
+            " (NaN or inf there: look for overflow, inf/inf or 0*inf, e.g. exp of a large value)",
+            "（那里是 NaN 或 inf：检查是否有溢出、inf/inf 或 0*inf，比如对很大的值取 exp）",
+        )
+        if g != g or abs(g) == float("inf")
+        else ""
+    )
+    return say(
+        f"{what} at {index(k, list(exp.shape))} should be {fmt(e)} but is {fmt(g)}; largest difference {fmt(size)}{hint}",
+        f"{what}在 {index(k, list(exp.shape))} 处应为 {fmt(e)}，实际是 {fmt(g)}；最大差值 {fmt(size)}{hint}",
+    )
 
 
 def gradient_hint(exp: torch.Tensor, got: torch.Tensor, atol: float, rtol: float) -> str:
@@ -71,14 +81,23 @@ def gradient_hint(exp: torch.Tensor, got: torch.Tensor, atol: float, rtol: float
     if worst_mismatch(e, -g, atol, rtol) is None:
         return say(". The sign is flipped.", "。符号反了。")
     if float(g.abs().max()) == 0.0:
-        return say(". Your gradient is zero everywhere: a term or an input's gradient is missing.",
-                   "。你的梯度处处为零：漏了某一项，或者漏了某个输入的梯度。")
+        return say(
+            ". Your gradient is zero everywhere: a term or an input's gradient is missing.",
+            "。你的梯度处处为零：漏了某一项，或者漏了某个输入的梯度。",
+        )
     denom = float((e * e).sum())
     if denom > 0:
         ratio = float((g * e).sum()) / denom
-        if math.isfinite(ratio) and abs(ratio) > 1e-12 and abs(ratio - 1) > 1e-9 and worst_mismatch(e * ratio, g, atol, rtol) is None:
-            return say(f". It is {ratio:.6g} times the right value everywhere: a constant factor is off (counted twice, or a scale missing).",
-                       f"。它处处都是正确值的 {ratio:.6g} 倍：差了一个常数因子（某项算了两次，或者漏了缩放）。")
+        if (
+            math.isfinite(ratio)
+            and abs(ratio) > 1e-12
+            and abs(ratio - 1) > 1e-9
+            and worst_mismatch(e * ratio, g, atol, rtol) is None
+        ):
+            return say(
+                f". It is {ratio:.6g} times the right value everywhere: a constant factor is off (counted twice, or a scale missing).",
+                f"。它处处都是正确值的 {ratio:.6g} 倍：差了一个常数因子（某项算了两次，或者漏了缩放）。",
+            )
     return say(".", "。")
 
 

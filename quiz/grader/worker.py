@@ -62,7 +62,7 @@ class Worker:
         self._cuda: bool | None = None
 
     def device(self, wanted: object) -> str:
-        """"cpu" or "cuda" for kernel checks: what was asked, or the GPU when there is one."""
+        """ "cpu" or "cuda" for kernel checks: what was asked, or the GPU when there is one."""
         if wanted in ("cpu", "cuda"):
             return str(wanted)
         return "cuda" if self.has_cuda() else "cpu"
@@ -89,8 +89,11 @@ class Worker:
             try:
                 device = self.device(request.get("device", "auto")) if uses_kernels(exercise) else "cpu"
                 if device == "cuda" and not self.has_cuda():
-                    return Result(str(exercise.get("id", "")), ERROR,
-                                  "--device cuda: no CUDA device is usable here; use --device cpu (Triton's interpreter)").to_dict()
+                    return Result(
+                        str(exercise.get("id", "")),
+                        ERROR,
+                        "--device cuda: no CUDA device is usable here; use --device cpu (Triton's interpreter)",
+                    ).to_dict()
                 return grade(exercise, Path(folder), Path(file), scratch, self.fences, device=device).to_dict()
             finally:
                 reap_orphans()
@@ -117,8 +120,17 @@ def main() -> None:
     start = time.perf_counter()
     worker = Worker()
     warm_up()
-    out.write(json.dumps({"ready": True, "pid": os.getpid(), "protections": worker.fences,
-                          "start_ms": int((time.perf_counter() - start) * 1000)}) + "\n")
+    out.write(
+        json.dumps(
+            {
+                "ready": True,
+                "pid": os.getpid(),
+                "protections": worker.fences,
+                "start_ms": int((time.perf_counter() - start) * 1000),
+            }
+        )
+        + "\n"
+    )
     try:
         for line in sys.stdin:
             if not line.strip():

@@ -65,8 +65,16 @@ def card_rows(bank: Bank, store: Store, lang: str) -> list[CardRow]:
         if view is None:
             continue
         q = bank.questions[parse_card_id(card_id)[0]]
-        rows.append(CardRow(card_id, module, view.front, view.back, tuple(t.lower() for t in q.tags),
-                            states.get(card_id, CardState(card_id))))
+        rows.append(
+            CardRow(
+                card_id,
+                module,
+                view.front,
+                view.back,
+                tuple(t.lower() for t in q.tags),
+                states.get(card_id, CardState(card_id)),
+            )
+        )
     return rows
 
 

@@ -26,8 +26,9 @@ class Progress:
         """Schedule the card for this rating and commit it with its log row."""
         now = self.clock.now()
         outcome = self.scheduler.review(state, rating, now)
-        log_id = self.store.record_review(state, outcome.after, rating, now, duration_ms,
-                                          outcome.interval.total_seconds() / 86400)
+        log_id = self.store.record_review(
+            state, outcome.after, rating, now, duration_ms, outcome.interval.total_seconds() / 86400
+        )
         self.undo_stack.push(Action("rate", state.card_id, state, log_id=log_id, rating=rating))
         return outcome
 
@@ -64,11 +65,18 @@ class Progress:
 
     def record_attempt(self, result) -> None:
         """An exercise grade (a quiz.grader.results.Result) joins the exercise's attempts."""
-        self.store.record_attempt(result.exercise, self.clock.now(), result.status, result.passed,
-                                  len(result.tests), result.duration_ms)
+        self.store.record_attempt(
+            result.exercise, self.clock.now(), result.status, result.passed, len(result.tests), result.duration_ms
+        )
 
     def record_quiz(self, started_seconds_ago: float, mode: str, summary) -> int:
         """A finished quiz or mock interview (a quiz.session.quiz.QuizSummary), kept with its outcomes."""
         now = self.clock.now()
-        return self.store.record_session(now - timedelta(seconds=started_seconds_ago), now, mode,
-                                         len(summary.outcomes), summary.correct, summary.to_dict())
+        return self.store.record_session(
+            now - timedelta(seconds=started_seconds_ago),
+            now,
+            mode,
+            len(summary.outcomes),
+            summary.correct,
+            summary.to_dict(),
+        )

@@ -40,8 +40,15 @@ def weakest_questions(bank: Bank, store, modules: list[str] | None) -> list[str]
     return [qid for *_, qid in sorted(scored)]
 
 
-def build_items(bank: Bank, modules: list[str] | None, count: int, store=None, weakest: bool = False,
-                mock: bool = False, seed: int | None = None) -> list[QuizItem]:
+def build_items(
+    bank: Bank,
+    modules: list[str] | None,
+    count: int,
+    store=None,
+    weakest: bool = False,
+    mock: bool = False,
+    seed: int | None = None,
+) -> list[QuizItem]:
     """Up to `count` items: questions (mock interviews ask questions only) mixed with multiple-choice items."""
     rng = random.Random(seed)
     if weakest:
@@ -87,7 +94,7 @@ class QuizSummary:
 
     def weakest(self, limit: int = 5) -> list[str]:
         wrong = [o for o in self.outcomes if not o.correct]
-        wrong.sort(key=lambda o: (o.rating or 0))
+        wrong.sort(key=lambda o: o.rating or 0)
         seen: list[str] = []
         for o in wrong:
             if o.item.question_id not in seen:
@@ -100,6 +107,15 @@ class QuizSummary:
             "correct": self.correct,
             "seconds": round(self.seconds, 1),
             "weakest": self.weakest(),
-            "outcomes": [{"kind": o.item.kind, "question": o.item.question_id, "choice": o.item.choice_id,
-                          "correct": o.correct, "rating": o.rating, "seconds": round(o.seconds, 1)} for o in self.outcomes],
+            "outcomes": [
+                {
+                    "kind": o.item.kind,
+                    "question": o.item.question_id,
+                    "choice": o.item.choice_id,
+                    "correct": o.correct,
+                    "rating": o.rating,
+                    "seconds": round(o.seconds, 1),
+                }
+                for o in self.outcomes
+            ],
         }

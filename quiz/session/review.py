@@ -21,8 +21,17 @@ def note_of(card_id: str) -> str:
 
 
 class ReviewSession:
-    def __init__(self, store: Store, bank: Bank, clock: Clock, scheduler: FsrsScheduler, limits: Limits,
-                 lang: str = "en", modules: list[str] | None = None, interleaved: bool = False):
+    def __init__(
+        self,
+        store: Store,
+        bank: Bank,
+        clock: Clock,
+        scheduler: FsrsScheduler,
+        limits: Limits,
+        lang: str = "en",
+        modules: list[str] | None = None,
+        interleaved: bool = False,
+    ):
         self.store, self.bank, self.clock, self.scheduler = store, bank, clock, scheduler
         self.limits, self.lang, self.modules, self.interleaved = limits, lang, modules, interleaved
         self.content = content_cards(bank, modules)
@@ -42,7 +51,9 @@ class ReviewSession:
         return {r: self.history.count(r) for r in (1, 2, 3, 4)}
 
     def refresh(self) -> Queue:
-        self.queue = build_queue(self.store, self.content, self.clock, self.limits, self.interleaved, sibling_key=note_of)
+        self.queue = build_queue(
+            self.store, self.content, self.clock, self.limits, self.interleaved, sibling_key=note_of
+        )
         return self.queue
 
     def next_card(self) -> tuple[CardState, CardView] | None:
@@ -90,7 +101,14 @@ class ReviewSession:
         now = self.clock.now()
         _, end = day_bounds(now, self.clock.tz, self.limits.day_start_hour)
         wanted = {c for c, _ in self.content}
-        soon = [s.due for s in self.store.cards().values()
-                if s.card_id in wanted and not s.suspended and s.due and now < s.due < end
-                and s.state in (LEARNING, RELEARNING) and not (s.buried_until and s.buried_until > now)]
+        soon = [
+            s.due
+            for s in self.store.cards().values()
+            if s.card_id in wanted
+            and not s.suspended
+            and s.due
+            and now < s.due < end
+            and s.state in (LEARNING, RELEARNING)
+            and not (s.buried_until and s.buried_until > now)
+        ]
         return len(soon), (min(soon) if soon else None)

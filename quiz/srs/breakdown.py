@@ -9,7 +9,15 @@ from quiz.srs.clock import Clock, day_bounds, iso
 from quiz.srs.store import Store
 
 # (upper bound in days, label key): a card's interval falls in the first bucket whose bound exceeds it
-INTERVAL_BUCKETS = [(1, "<1d"), (4, "1-3d"), (8, "4-7d"), (15, "1-2w"), (31, "2-4w"), (91, "1-3m"), (float("inf"), ">3m")]
+INTERVAL_BUCKETS = [
+    (1, "<1d"),
+    (4, "1-3d"),
+    (8, "4-7d"),
+    (15, "1-2w"),
+    (31, "2-4w"),
+    (91, "1-3m"),
+    (float("inf"), ">3m"),
+]
 
 
 def interval_breakdown(store: Store, card_ids: set[str]) -> list[tuple[str, int]]:
@@ -27,7 +35,8 @@ def rating_breakdown(store: Store, since: datetime) -> dict[int, int]:
     """Answer buttons pressed (1 again .. 4 easy) since `since`, undone reviews left out."""
     rows = store.conn.execute(
         "SELECT rating, COUNT(*) AS n FROM review_log WHERE undone_at IS NULL AND reviewed_at >= ? GROUP BY rating",
-        (iso(since),)).fetchall()
+        (iso(since),),
+    ).fetchall()
     found = {r["rating"]: r["n"] for r in rows}
     return {r: found.get(r, 0) for r in (1, 2, 3, 4)}
 
@@ -38,7 +47,9 @@ def weekly_retention(store: Store, clock: Clock, day_start_hour: int = 4, weeks:
     start = day_end - timedelta(days=7 * weeks)
     rows = store.conn.execute(
         "SELECT rating, reviewed_at, json_extract(state_before, '$.state') AS before FROM review_log"
-        " WHERE undone_at IS NULL AND reviewed_at >= ?", (iso(start),)).fetchall()
+        " WHERE undone_at IS NULL AND reviewed_at >= ?",
+        (iso(start),),
+    ).fetchall()
     passed, total = [0] * weeks, [0] * weeks
     for r in rows:
         if r["before"] != REVIEW:
@@ -54,5 +65,8 @@ def later_today(store: Store, card_ids: set[str], clock: Clock, day_start_hour: 
     """Learning cards not due yet but due before the study day ends (they come back in minutes)."""
     now = clock.now()
     _, end = day_bounds(now, clock.tz, day_start_hour)
-    return sum(1 for s in store.cards().values()
-               if s.card_id in card_ids and not s.suspended and s.due and now < s.due < end and s.state in (1, 3))
+    return sum(
+        1
+        for s in store.cards().values()
+        if s.card_id in card_ids and not s.suspended and s.due and now < s.due < end and s.state in (1, 3)
+    )

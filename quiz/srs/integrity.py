@@ -19,8 +19,16 @@ TIMES = {
 JSON = {"review_log": ("state_before", "state_after"), "quiz_sessions": ("summary",)}
 _INT, _NUM = ("integer",), ("integer", "real", "null")
 TYPES: dict[str, dict[str, tuple[str, ...]]] = {
-    "cards": {"state": _INT, "reps": _INT, "lapses": _INT, "suspended": _INT, "leech": _INT,
-              "step": ("integer", "null"), "stability": _NUM, "difficulty": _NUM},
+    "cards": {
+        "state": _INT,
+        "reps": _INT,
+        "lapses": _INT,
+        "suspended": _INT,
+        "leech": _INT,
+        "step": ("integer", "null"),
+        "stability": _NUM,
+        "difficulty": _NUM,
+    },
     "review_log": {"rating": _INT},
 }
 
@@ -31,7 +39,10 @@ def expected_schema(version: int) -> dict[str, set[str]]:
     try:
         for script in MIGRATIONS[:version]:
             conn.executescript(script)
-        tables = [r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")]
+        tables = [
+            r[0]
+            for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
+        ]
         return {t: {r[1] for r in conn.execute(f"PRAGMA table_info({t})")} for t in tables}
     finally:
         conn.close()
@@ -50,14 +61,18 @@ def _bad_time(value) -> int:
 
 
 # the form the app writes (clock.iso); anything else is checked by Python, which is slower
-_ISO = "[0-9][0-9][0-9][0-9]-[0-1][0-9]-[0-3][0-9]T[0-2][0-9]:[0-5][0-9]:[0-5][0-9].[0-9][0-9][0-9][0-9][0-9][0-9]+00:00"
+_ISO = (
+    "[0-9][0-9][0-9][0-9]-[0-1][0-9]-[0-3][0-9]T[0-2][0-9]:[0-5][0-9]:[0-5][0-9].[0-9][0-9][0-9][0-9][0-9][0-9]+00:00"
+)
 
 
 def _time_bad(expr: str) -> str:
     """SQL true when `expr` is a timestamp that cannot be read (NULL is fine)."""
     # the '+0 days' modifier makes SQLite normalise an impossible date (02-30), which then differs
-    usual = (f"coalesce(typeof({expr}) = 'text' AND {expr} GLOB '{_ISO}' AND "
-             f"strftime('%Y-%m-%dT%H:%M:%S', substr({expr}, 1, 19), '+0 days') = substr({expr}, 1, 19), 0)")
+    usual = (
+        f"coalesce(typeof({expr}) = 'text' AND {expr} GLOB '{_ISO}' AND "
+        f"strftime('%Y-%m-%dT%H:%M:%S', substr({expr}, 1, 19), '+0 days') = substr({expr}, 1, 19), 0)"
+    )
     return f"({expr} IS NOT NULL AND NOT {usual} AND quiz_bad_time({expr}))"
 
 
@@ -99,16 +114,28 @@ def _row_checks(table: str, columns: set[str]) -> list[tuple[str, str]]:
     if times:
         checks.append((" OR ".join(_time_bad(c) for c in times), "a date that cannot be read"))
     if table == "review_log":
-        checks.append((f"{_not_object('state_before')} OR {_not_object('state_after')}",
-                       "a logged card state that is not a JSON object"))
+        checks.append(
+            (
+                f"{_not_object('state_before')} OR {_not_object('state_after')}",
+                "a logged card state that is not a JSON object",
+            )
+        )
     json_columns = [c for c in JSON.get(table, ()) if c in columns and table != "review_log"]
     if json_columns:
-        checks.append((" OR ".join(f"({c} IS NOT NULL AND NOT json_valid({c}))" for c in json_columns),
-                       "text that is not valid JSON"))
+        checks.append(
+            (
+                " OR ".join(f"({c} IS NOT NULL AND NOT json_valid({c}))" for c in json_columns),
+                "text that is not valid JSON",
+            )
+        )
     typed = {c: kinds for c, kinds in TYPES.get(table, {}).items() if c in columns}
     if typed:
-        checks.append((" OR ".join(f"typeof({c}) NOT IN ({', '.join(repr(t) for t in kinds)})" for c, kinds in typed.items()),
-                       "a value of the wrong type"))
+        checks.append(
+            (
+                " OR ".join(f"typeof({c}) NOT IN ({', '.join(repr(t) for t in kinds)})" for c, kinds in typed.items()),
+                "a value of the wrong type",
+            )
+        )
     return checks
 
 

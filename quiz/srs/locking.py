@@ -17,8 +17,9 @@ def _is_busy(exc: sqlite3.Error) -> bool:
     return code in (5, 6) or "locked" in str(exc)
 
 
-def begin_immediate(conn: sqlite3.Connection, busy_timeout_ms: int, on_wait: Callable[[str], None] | None,
-                    note: str) -> None:
+def begin_immediate(
+    conn: sqlite3.Connection, busy_timeout_ms: int, on_wait: Callable[[str], None] | None, note: str
+) -> None:
     """BEGIN IMMEDIATE; when another writer holds the lock, call `on_wait(note)` once and keep waiting."""
     if busy_timeout_ms <= FIRST_TRY_MS or on_wait is None:
         conn.execute("BEGIN IMMEDIATE")

@@ -33,7 +33,9 @@ def connect_checked(path: Path, busy_timeout_ms: int) -> tuple[sqlite3.Connectio
         raise problem
     exists = path.exists()
     if exists and not path.is_file():
-        raise StoreError(f"{path} is not a file; move it away so the progress database can be created there", "not_a_folder")
+        raise StoreError(
+            f"{path} is not a file; move it away so the progress database can be created there", "not_a_folder"
+        )
     if not exists:
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
@@ -50,7 +52,9 @@ def connect_checked(path: Path, busy_timeout_ms: int) -> tuple[sqlite3.Connectio
         if version > LATEST:
             raise StoreError(
                 f"{path} has schema version {version}, newer than this app understands ({LATEST}). "
-                f"It was left untouched; upgrade the app to use it.", "newer")
+                f"It was left untouched; upgrade the app to use it.",
+                "newer",
+            )
         if version == 0 and tables:
             raise not_a_database(path, "it holds tables, but not those of a progress database")
         found = integrity.problems(conn, version) if version > 0 else []

@@ -49,7 +49,8 @@ def histories(store: Store) -> History:
     """Every card's ratings from the log, undone ones left out, oldest first."""
     out: History = {}
     for card_id, rating, at in store.conn.execute(
-            "SELECT card_id, rating, reviewed_at FROM review_log WHERE undone_at IS NULL ORDER BY reviewed_at"):
+        "SELECT card_id, rating, reviewed_at FROM review_log WHERE undone_at IS NULL ORDER BY reviewed_at"
+    ):
         out.setdefault(card_id, []).append((rating, datetime.fromisoformat(at)))
     return out
 
@@ -66,8 +67,10 @@ def too_few(history: History) -> str | None:
     """Why the history cannot be fitted yet, or None."""
     n = scored_reviews(history)
     if n < MIN_REVIEWS:
-        return (f"only {n} review(s) a day or more after the card's previous one; at least {MIN_REVIEWS} are needed "
-                f"to fit parameters (keep reviewing and try again later)")
+        return (
+            f"only {n} review(s) a day or more after the card's previous one; at least {MIN_REVIEWS} are needed "
+            f"to fit parameters (keep reviewing and try again later)"
+        )
     return None
 
 
@@ -98,8 +101,15 @@ def fit(history: History, timeout_s: float = 1800) -> list[float]:
     root = str(Path(__file__).resolve().parents[2])  # where this `quiz` package lives, for the worker to import
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [root, os.environ.get("PYTHONPATH")])))
     try:
-        done = subprocess.run([sys.executable, "-m", "quiz.srs.optimize_worker"], input=json.dumps({"reviews": reviews}),
-                              capture_output=True, text=True, timeout=timeout_s, env=env, check=False)
+        done = subprocess.run(
+            [sys.executable, "-m", "quiz.srs.optimize_worker"],
+            input=json.dumps({"reviews": reviews}),
+            capture_output=True,
+            text=True,
+            timeout=timeout_s,
+            env=env,
+            check=False,
+        )
     except subprocess.TimeoutExpired:
         raise OptimizeError(f"the fit took longer than {timeout_s:g} s and was stopped; nothing was changed") from None
     if done.returncode != 0:

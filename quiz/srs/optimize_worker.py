@@ -12,9 +12,15 @@ def main() -> int:
     from fsrs.optimizer import Optimizer
 
     data = json.load(sys.stdin)
-    logs = [ReviewLog(card_id=int(card), rating=Rating(int(rating)), review_datetime=datetime.fromisoformat(at),
-                      review_duration=None)
-            for card, rating, at in data["reviews"]]
+    logs = [
+        ReviewLog(
+            card_id=int(card),
+            rating=Rating(int(rating)),
+            review_datetime=datetime.fromisoformat(at),
+            review_duration=None,
+        )
+        for card, rating, at in data["reviews"]
+    ]
     parameters = Optimizer(logs).compute_optimal_parameters()
     json.dump({"parameters": [float(p) for p in parameters]}, sys.stdout)
     return 0

@@ -51,8 +51,14 @@ def interleave(ordered: list[tuple[str, str]]) -> list[tuple[str, str]]:
     return out
 
 
-def build_queue(store: Store, content: list[tuple[str, str]], clock: Clock, limits: Limits,
-                interleaved: bool = False, sibling_key: Callable[[str], str] | None = None) -> Queue:
+def build_queue(
+    store: Store,
+    content: list[tuple[str, str]],
+    clock: Clock,
+    limits: Limits,
+    interleaved: bool = False,
+    sibling_key: Callable[[str], str] | None = None,
+) -> Queue:
     """`content` lists (card_id, module_id) in syllabus order; cards outside it stay hidden.
 
     A card that is new (never rated, or rated and undone) and neither suspended nor buried is a
@@ -70,8 +76,12 @@ def build_queue(store: Store, content: list[tuple[str, str]], clock: Clock, limi
         buried_notes = {sibling_key(c) for c in rated_today}
 
     def sibling_waits(card_id: str) -> bool:
-        return (sibling_key is not None and bool(buried_notes) and card_id not in rated_today
-                and sibling_key(card_id) in buried_notes)
+        return (
+            sibling_key is not None
+            and bool(buried_notes)
+            and card_id not in rated_today
+            and sibling_key(card_id) in buried_notes
+        )
 
     due = []
     for state in store.due_before(now, end):
@@ -100,8 +110,14 @@ def build_queue(store: Store, content: list[tuple[str, str]], clock: Clock, limi
     )
 
 
-def after_rating(queue: Queue, limits: Limits, before: CardState, after: CardState, now: datetime,
-                 siblings: frozenset[str] | set[str] = frozenset()) -> Queue:
+def after_rating(
+    queue: Queue,
+    limits: Limits,
+    before: CardState,
+    after: CardState,
+    now: datetime,
+    siblings: frozenset[str] | set[str] = frozenset(),
+) -> Queue:
     """The queue as `build_queue` would give it right after one rating, without reading the store.
 
     `siblings` are the rated card's siblings, held back when `limits.bury_siblings` is on.
@@ -109,10 +125,15 @@ def after_rating(queue: Queue, limits: Limits, before: CardState, after: CardSta
     gone = {before.card_id}
     if limits.bury_siblings:
         gone |= set(siblings) - {before.card_id}
-    due_all = [s for s in queue.due_all
-               if s.card_id != before.card_id and not (s.card_id in gone and s.state == REVIEW)]
+    due_all = [
+        s for s in queue.due_all if s.card_id != before.card_id and not (s.card_id in gone and s.state == REVIEW)
+    ]
     candidates = [c for c in queue.candidates if c not in gone]
-    if after.due is not None and queue.day_end is not None and (after.due <= now or (after.state == REVIEW and after.due < queue.day_end)):
+    if (
+        after.due is not None
+        and queue.day_end is not None
+        and (after.due <= now or (after.state == REVIEW and after.due < queue.day_end))
+    ):
         due_all.append(after)
         due_all.sort(key=lambda s: s.due or now)
     new_done = queue.new_done_today + (1 if before.is_new else 0)

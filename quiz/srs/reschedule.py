@@ -31,7 +31,7 @@ def reschedule_all(store: Store, scheduler: FsrsScheduler) -> int:
         if now is None or now.is_new:
             continue
         starts = [i for i, (_, _, before) in enumerate(rows) if before == NEW]
-        rows = rows[starts[-1]:] if starts else rows
+        rows = rows[starts[-1] :] if starts else rows
         fresh = replay(card_id, [(r, at) for r, at, _ in rows], scheduler)
         fresh = fresh.with_(suspended=now.suspended, buried_until=now.buried_until, leech=now.leech or fresh.leech)
         if fresh != now:

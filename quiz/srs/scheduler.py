@@ -29,8 +29,9 @@ class FsrsScheduler:
         self.fsrs = Scheduler(desired_retention=desired_retention, enable_fuzzing=fuzz)
         if parameters:
             try:
-                self.fsrs = Scheduler(parameters=tuple(parameters), desired_retention=desired_retention,
-                                      enable_fuzzing=fuzz)
+                self.fsrs = Scheduler(
+                    parameters=tuple(parameters), desired_retention=desired_retention, enable_fuzzing=fuzz
+                )
             except ValueError as exc:
                 log.warning("fsrs_parameters not used (%s); using the defaults", exc)
 
@@ -84,8 +85,15 @@ def _to_fsrs(s: CardState, now: datetime) -> Card:
     if s.state == NEW:
         return Card(card_id=0, state=State.Learning, step=0, due=now)
     state = {LEARNING: State.Learning, REVIEW: State.Review, RELEARNING: State.Relearning}[s.state]
-    return Card(card_id=0, state=state, step=s.step, stability=s.stability, difficulty=s.difficulty,
-                due=s.due or now, last_review=s.last_review)
+    return Card(
+        card_id=0,
+        state=state,
+        step=s.step,
+        stability=s.stability,
+        difficulty=s.difficulty,
+        due=s.due or now,
+        last_review=s.last_review,
+    )
 
 
 def format_interval(delta: timedelta) -> str:

@@ -14,9 +14,16 @@ from quiz.srs.store import Store
 MASTERED_RETRIEVABILITY = 0.9  # a review card recalled now with at least this probability counts as mastered
 
 
-def compute_stats(store: Store, content: list[tuple[str, str]], clock: Clock, limits: Limits,
-                  days: int = 30, forecast_days: int = 30, heatmap_days: int = 182,
-                  mastered_at: float = MASTERED_RETRIEVABILITY) -> dict:
+def compute_stats(
+    store: Store,
+    content: list[tuple[str, str]],
+    clock: Clock,
+    limits: Limits,
+    days: int = 30,
+    forecast_days: int = 30,
+    heatmap_days: int = 182,
+    mastered_at: float = MASTERED_RETRIEVABILITY,
+) -> dict:
     now = clock.now()
     tz = clock.tz
     queue = build_queue(store, content, clock, limits)

@@ -17,8 +17,20 @@ from quiz.srs.migrations import LATEST, MIGRATIONS
 
 log = logging.getLogger(__name__)
 
-CARD_COLUMNS = ("card_id", "state", "step", "stability", "difficulty", "due", "last_review",
-                "reps", "lapses", "suspended", "buried_until", "leech")
+CARD_COLUMNS = (
+    "card_id",
+    "state",
+    "step",
+    "stability",
+    "difficulty",
+    "due",
+    "last_review",
+    "reps",
+    "lapses",
+    "suspended",
+    "buried_until",
+    "leech",
+)
 
 
 __all__ = ["Store", "StoreError"]
@@ -91,9 +103,12 @@ class Store:
         from quiz.srs.locking import begin_immediate
 
         try:
-            begin_immediate(self.conn, self.busy_timeout_ms, self.on_wait,
-                            f"{self.path} is locked by another program; waiting up to "
-                            f"{self.busy_timeout_ms / 1000:g} s for it ...")
+            begin_immediate(
+                self.conn,
+                self.busy_timeout_ms,
+                self.on_wait,
+                f"{self.path} is locked by another program; waiting up to {self.busy_timeout_ms / 1000:g} s for it ...",
+            )
         except sqlite3.Error as exc:
             raise explain(exc, self.path, self.busy_timeout_ms / 1000) from exc
         try:
@@ -125,16 +140,32 @@ class Store:
         marks = ", ".join(f":{c}" for c in CARD_COLUMNS)
         self.conn.execute(f"INSERT OR REPLACE INTO cards ({cols}) VALUES ({marks})", d)
 
-    def record_review(self, before: CardState, after: CardState, rating: int, at: datetime,
-                      duration_ms: int | None, interval_days: float) -> int:
+    def record_review(
+        self,
+        before: CardState,
+        after: CardState,
+        rating: int,
+        at: datetime,
+        duration_ms: int | None,
+        interval_days: float,
+    ) -> int:
         """Write the new card state and its log row in one committed transaction."""
         with self.transaction():
             self._put(after)
             cur = self.conn.execute(
                 "INSERT INTO review_log (card_id, rating, reviewed_at, duration_ms, state_before, state_after,"
                 " stability, difficulty, interval_days) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (after.card_id, rating, _ts(at), duration_ms, json.dumps(before.to_dict()),
-                 json.dumps(after.to_dict()), after.stability, after.difficulty, interval_days),
+                (
+                    after.card_id,
+                    rating,
+                    _ts(at),
+                    duration_ms,
+                    json.dumps(before.to_dict()),
+                    json.dumps(after.to_dict()),
+                    after.stability,
+                    after.difficulty,
+                    interval_days,
+                ),
             )
             return int(cur.lastrowid or 0)
 
@@ -156,7 +187,9 @@ class Store:
             try:
                 before = CardState.from_dict(json.loads(row["state_before"]))
             except (ValueError, TypeError) as exc:  # rolled back: nothing changes
-                raise damaged(self.path, f"review_log row {log_id} holds a card state that cannot be read: {exc}") from exc
+                raise damaged(
+                    self.path, f"review_log row {log_id} holds a card state that cannot be read: {exc}"
+                ) from exc
             self._restore(before)
             self.conn.execute("UPDATE review_log SET undone_at = ? WHERE id = ?", (_ts(at), log_id))
             return before
@@ -202,17 +235,23 @@ class Store:
 
     def unavailable_as_new(self, now: datetime) -> set[str]:
         """Ids of cards that cannot be shown as new cards now: studied, suspended, or buried."""
-        return {r[0] for r in self.conn.execute(
-            "SELECT card_id FROM cards WHERE state != 0 OR suspended != 0 OR (buried_until IS NOT NULL AND buried_until > ?)",
-            (_ts(now),),
-        )}
+        return {
+            r[0]
+            for r in self.conn.execute(
+                "SELECT card_id FROM cards WHERE state != 0 OR suspended != 0 OR (buried_until IS NOT NULL AND buried_until > ?)",
+                (_ts(now),),
+            )
+        }
 
     def reviewed_between(self, start: datetime, end: datetime) -> set[str]:
         """Ids of the cards rated in [start, end) (undone ratings left out)."""
-        return {r[0] for r in self.conn.execute(
-            "SELECT DISTINCT card_id FROM review_log WHERE undone_at IS NULL AND reviewed_at >= ? AND reviewed_at < ?",
-            (_ts(start), _ts(end)),
-        )}
+        return {
+            r[0]
+            for r in self.conn.execute(
+                "SELECT DISTINCT card_id FROM review_log WHERE undone_at IS NULL AND reviewed_at >= ? AND reviewed_at < ?",
+                (_ts(start), _ts(end)),
+            )
+        }
 
     def history(self, card_id: str) -> list[sqlite3.Row]:
         """A card's ratings, oldest first, undone ones included (their `undone_at` is set)."""
@@ -253,7 +292,9 @@ class Store:
 
     # --- exercises, sessions, settings -----------------------------------------------------
 
-    def record_attempt(self, exercise_id: str, at: datetime, status: str, passed: int, total: int, duration_ms: int) -> None:
+    def record_attempt(
+        self, exercise_id: str, at: datetime, status: str, passed: int, total: int, duration_ms: int
+    ) -> None:
         with self.transaction():
             self.conn.execute(
                 "INSERT INTO exercise_attempts (exercise_id, attempted_at, status, passed, total, duration_ms)"
@@ -264,11 +305,15 @@ class Store:
     def exercise_status(self) -> dict[str, str]:
         """'passed' if any attempt passed, else 'failing' if attempted; absent means not started."""
         out: dict[str, str] = {}
-        for row in self.conn.execute("SELECT exercise_id, max(status = 'pass') AS ok FROM exercise_attempts GROUP BY exercise_id"):
+        for row in self.conn.execute(
+            "SELECT exercise_id, max(status = 'pass') AS ok FROM exercise_attempts GROUP BY exercise_id"
+        ):
             out[row["exercise_id"]] = "passed" if row["ok"] else "failing"
         return out
 
-    def record_session(self, started: datetime, finished: datetime, mode: str, items: int, correct: int, summary: dict) -> int:
+    def record_session(
+        self, started: datetime, finished: datetime, mode: str, items: int, correct: int, summary: dict
+    ) -> int:
         with self.transaction():
             cur = self.conn.execute(
                 "INSERT INTO quiz_sessions (started_at, finished_at, mode, items, correct, summary) VALUES (?, ?, ?, ?, ?, ?)",

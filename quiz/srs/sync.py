@@ -16,7 +16,16 @@ from quiz.srs.store import Store
 
 FORMAT = "quiz-progress"
 VERSION = 1
-_FIELDS = ("card_id", "rating", "reviewed_at", "duration_ms", "state_before", "state_after", "interval_days", "undone_at")
+_FIELDS = (
+    "card_id",
+    "rating",
+    "reviewed_at",
+    "duration_ms",
+    "state_before",
+    "state_after",
+    "interval_days",
+    "undone_at",
+)
 
 
 class SyncFileError(ValueError):
@@ -43,7 +52,8 @@ def export_log(store: Store, dest: Path) -> int:
     """
     rows = store.conn.execute(
         "SELECT card_id, rating, reviewed_at, duration_ms, state_before, state_after, interval_days, undone_at"
-        " FROM review_log ORDER BY reviewed_at, card_id").fetchall()
+        " FROM review_log ORDER BY reviewed_at, card_id"
+    ).fetchall()
     dest = Path(dest)
     tmp = dest.with_name(dest.name + ".tmp")
     with open(tmp, "w", encoding="utf-8") as out:
@@ -117,8 +127,9 @@ def import_log(store: Store, path: Path, scheduler: FsrsScheduler) -> ImportResu
     """
     items = read_log(path)
     with store.transaction() as conn:
-        known = {review_id(r[0], r[1]): r[2] for r in conn.execute(
-            "SELECT card_id, reviewed_at, undone_at FROM review_log")}
+        known = {
+            review_id(r[0], r[1]): r[2] for r in conn.execute("SELECT card_id, reviewed_at, undone_at FROM review_log")
+        }
         added = skipped = undone = 0
         touched: set[str] = set()
         for item in items:
@@ -127,16 +138,27 @@ def import_log(store: Store, path: Path, scheduler: FsrsScheduler) -> ImportResu
                 conn.execute(
                     "INSERT INTO review_log (card_id, rating, reviewed_at, duration_ms, state_before, state_after,"
                     " stability, difficulty, interval_days, undone_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                    (item["card_id"], item["rating"], item["reviewed_at"], item.get("duration_ms"),
-                     json.dumps(item["state_before"]), json.dumps(item["state_after"]),
-                     item["state_after"].get("stability"), item["state_after"].get("difficulty"),
-                     item.get("interval_days"), item.get("undone_at")))
+                    (
+                        item["card_id"],
+                        item["rating"],
+                        item["reviewed_at"],
+                        item.get("duration_ms"),
+                        json.dumps(item["state_before"]),
+                        json.dumps(item["state_after"]),
+                        item["state_after"].get("stability"),
+                        item["state_after"].get("difficulty"),
+                        item.get("interval_days"),
+                        item.get("undone_at"),
+                    ),
+                )
                 known[rid] = item.get("undone_at")
                 added += 1
                 touched.add(item["card_id"])
             elif item.get("undone_at") and known[rid] is None:
-                conn.execute("UPDATE review_log SET undone_at = ? WHERE card_id = ? AND reviewed_at = ?",
-                             (item["undone_at"], item["card_id"], item["reviewed_at"]))
+                conn.execute(
+                    "UPDATE review_log SET undone_at = ? WHERE card_id = ? AND reviewed_at = ?",
+                    (item["undone_at"], item["card_id"], item["reviewed_at"]),
+                )
                 known[rid] = item["undone_at"]
                 undone += 1
                 touched.add(item["card_id"])
@@ -154,9 +176,11 @@ def replayed(store: Store, card_id: str, scheduler: FsrsScheduler) -> CardState:
     """
     rows = store.conn.execute(
         "SELECT rating, reviewed_at, json_extract(state_before, '$.state') FROM review_log"
-        " WHERE card_id = ? AND undone_at IS NULL ORDER BY reviewed_at", (card_id,)).fetchall()
+        " WHERE card_id = ? AND undone_at IS NULL ORDER BY reviewed_at",
+        (card_id,),
+    ).fetchall()
     starts = [i for i, row in enumerate(rows) if row[2] == NEW]
-    rows = rows[starts[-1]:] if starts else rows
+    rows = rows[starts[-1] :] if starts else rows
     fresh = replay(card_id, [(r[0], datetime.fromisoformat(r[1])) for r in rows], scheduler)
     now = store.card(card_id)
     return fresh.with_(suspended=now.suspended, buried_until=now.buried_until, leech=now.leech or fresh.leech)

@@ -53,8 +53,10 @@ class QuizApp(App):
         self.lang = ctx.settings.lang
         theme = ctx.settings.theme or "textual-dark"
         if theme not in self.available_themes:
-            ctx.settings.problems.append(f"'theme' {theme!r} is not a theme of this app; using 'textual-dark' "
-                                         f"(the palette's 'Change theme' lists them)")
+            ctx.settings.problems.append(
+                f"'theme' {theme!r} is not a theme of this app; using 'textual-dark' "
+                f"(the palette's 'Change theme' lists them)"
+            )
             theme = "textual-dark"
         self.theme = theme
         if ctx.settings.keys:
@@ -86,12 +88,22 @@ class QuizApp(App):
         if self.ctx.settings.problems:
             from quiz import paths
 
-            self.notify("\n".join(self.ctx.settings.problems), title=f"{paths.config_file()}", severity="warning",
-                        timeout=15, markup=False)
+            self.notify(
+                "\n".join(self.ctx.settings.problems),
+                title=f"{paths.config_file()}",
+                severity="warning",
+                timeout=15,
+                markup=False,
+            )
         errors = self.ctx.bank.errors
         if errors:
-            self.notify(f"{len(errors)}: {errors[0]}", title=self.t("content_problems"), severity="warning", timeout=10,
-                        markup=False)
+            self.notify(
+                f"{len(errors)}: {errors[0]}",
+                title=self.t("content_problems"),
+                severity="warning",
+                timeout=10,
+                markup=False,
+            )
         if self.start_screen:
             self.open_screen(self.start_screen)
         self.call_after_refresh(_after_first_frame)
@@ -129,8 +141,9 @@ class QuizApp(App):
         except OSError as exc:
             log.warning("cannot save the theme: %s", exc)
 
-    def deliver_screenshot(self, filename: str | None = None, path: str | None = None,
-                           time_format: str | None = None) -> str | None:
+    def deliver_screenshot(
+        self, filename: str | None = None, path: str | None = None, time_format: str | None = None
+    ) -> str | None:
         """Save an SVG screenshot under the data dir (Textual's default folder may not exist) and say where."""
         from quiz import paths
 
@@ -161,8 +174,9 @@ def build_context(lang: str | None, content_dirs: list[Path], grader_factory=Non
             services = open_services(settings=settings, backup=True)
         except StoreError as exc:
             store_error = str(exc)
-    return AppContext(bank=bank, settings=settings, services=services, store_error=store_error,
-                      grader_factory=grader_factory)
+    return AppContext(
+        bank=bank, settings=settings, services=services, store_error=store_error, grader_factory=grader_factory
+    )
 
 
 def run_app(lang: str | None = None, content_dirs: list[Path] | None = None, screen: str | None = None) -> None:

@@ -32,7 +32,9 @@ class FakeGrader:
     def grade(self, exercise, folder, file, lang="en"):
         FakeGrader.calls += 1
         ok = "return x * 2" in Path(file).read_text()
-        tests = [TestResult("gradcheck float64 (2, 3)", "pass" if ok else "fail", "" if ok else "wrong gradient for 'x'")]
+        tests = [
+            TestResult("gradcheck float64 (2, 3)", "pass" if ok else "fail", "" if ok else "wrong gradient for 'x'")
+        ]
         return Result(exercise["id"], "pass" if ok else "fail", "", 3, tests)
 
 

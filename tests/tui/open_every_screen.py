@@ -26,8 +26,29 @@ async def main() -> dict:
     async with app.run_test(size=(100, 30)) as pilot:
         await pilot.pause()
         first_frame = (time.perf_counter() - START) * 1000
-        for key in ["r", "space", "3", "escape", "z", "escape", "m", "escape", "e", "escape", "t", "escape",
-                    "comma", "escape", "question_mark", "escape", "b", "space", "escape", "c", "escape"]:
+        for key in [
+            "r",
+            "space",
+            "3",
+            "escape",
+            "z",
+            "escape",
+            "m",
+            "escape",
+            "e",
+            "escape",
+            "t",
+            "escape",
+            "comma",
+            "escape",
+            "question_mark",
+            "escape",
+            "b",
+            "space",
+            "escape",
+            "c",
+            "escape",
+        ]:
             await pilot.press(key)
             await pilot.pause()
         app.open_screen("exercise", exercise_id="double-fixture")
@@ -44,9 +65,13 @@ async def main() -> dict:
         await pilot.pause()
     ctx.services.close()
     heavy = sorted(m for m in sys.modules if m.split(".")[0] in ("torch", "numpy", "pytest"))
-    return {"first_frame_ms": round(first_frame, 1), "heavy_modules": heavy, "verdict": verdict,
-            "grader": grader,
-            "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)}
+    return {
+        "first_frame_ms": round(first_frame, 1),
+        "heavy_modules": heavy,
+        "verdict": verdict,
+        "grader": grader,
+        "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
+    }
 
 
 print(json.dumps(asyncio.run(main())))

@@ -143,14 +143,17 @@ def make_pack(tmp_path: Path) -> Path:
         text = (folder / "exercise.yaml").read_text()
         text = text.replace("id: double-fixture", f"id: {name}").replace("module: alpha", f"module: {module}")
         text = text.replace("questions: [q1]", "questions: []").replace('en: "Times two"', f'en: "Times two {name}"')
-        (folder / "exercise.yaml").write_text(text.replace("time_limit_s: 3", f"time_limit_s: 3\ndifficulty: {difficulty}"))
+        (folder / "exercise.yaml").write_text(
+            text.replace("time_limit_s: 3", f"time_limit_s: 3\ndifficulty: {difficulty}")
+        )
     return pack
 
 
 async def test_one_grader_for_the_whole_app_started_by_the_list(tmp_path):
     CountingGrader.made = 0
-    context = make_context(tmp_path, grader=CountingGrader,
-                           roots=[FIXTURES / "srs-pack", FIXTURES / "exercises", make_pack(tmp_path)])
+    context = make_context(
+        tmp_path, grader=CountingGrader, roots=[FIXTURES / "srs-pack", FIXTURES / "exercises", make_pack(tmp_path)]
+    )
     app = QuizApp(context)
     try:
         async with app.run_test(size=SIZE) as pilot:

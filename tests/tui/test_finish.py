@@ -46,7 +46,6 @@ async def test_key_bar_marks_keys_that_do_not_fit(ctx):
         assert "…" not in text and "palette" in text
 
 
-
 async def test_key_bar_uses_its_whole_content_width(ctx):
     # the exercise screen's keys take exactly 98 cells: they all fit a 100-column bar (one cell of padding
     # each side) and one column less cuts the last one
@@ -59,6 +58,7 @@ async def test_key_bar_uses_its_whole_content_width(ctx):
             await pilot.pause()
             bar = app.screen.query_one(KeyBar)
             assert str(bar.render()) == expected and width(expected) <= bar.size.width
+
 
 async def test_help_lists_the_screens_keys_first_and_where_data_lives(ctx):
     ctx.settings.lang = "zh"

@@ -146,9 +146,17 @@ async def test_language_switch_at_run_time(ctx):
 async def test_every_screen_reachable_by_keyboard_at_80x24(ctx):
     app = QuizApp(ctx)
     async with app.run_test(size=(80, 24)) as pilot:
-        for key, name in [("r", "ReviewScreen"), ("z", "QuizSetupScreen"), ("m", "QuizSetupScreen"),
-                          ("e", "ExercisesScreen"), ("t", "StatsScreen"), ("comma", "SettingsScreen"),
-                          ("question_mark", "HelpScreen"), ("b", "ModuleQuestionsScreen"), ("c", "CardsScreen")]:
+        for key, name in [
+            ("r", "ReviewScreen"),
+            ("z", "QuizSetupScreen"),
+            ("m", "QuizSetupScreen"),
+            ("e", "ExercisesScreen"),
+            ("t", "StatsScreen"),
+            ("comma", "SettingsScreen"),
+            ("question_mark", "HelpScreen"),
+            ("b", "ModuleQuestionsScreen"),
+            ("c", "CardsScreen"),
+        ]:
             await pilot.press(key)
             await pilot.pause()
             assert app.screen.__class__.__name__ == name
@@ -225,8 +233,10 @@ async def test_a_running_check_can_be_cancelled(tmp_path):
         async with app.run_test(size=SIZE) as pilot:
             app.open_screen("exercise", exercise_id="double-fixture")
             await pilot.pause()
-            endless = ("import torch\n\nclass Double(torch.autograd.Function):\n    @staticmethod\n"
-                       "    def forward(ctx, x):\n        while True:\n            pass\n")
+            endless = (
+                "import torch\n\nclass Double(torch.autograd.Function):\n    @staticmethod\n"
+                "    def forward(ctx, x):\n        while True:\n            pass\n"
+            )
             app.screen.query_one("#editor", TextArea).text = endless
             for _ in range(100):  # until the grader is warm, so the cancel hits a running check
                 if app.grader_service.ready:
@@ -270,7 +280,9 @@ async def test_kernel_exercises_say_they_need_triton_when_it_is_missing(tmp_path
     (pack / "exercise.yaml").write_text(
         "format_version: 1\nid: kernel-fixture\ntitle: {zh: 核, en: A kernel}\nmodule: alpha\nentry: add\n"
         "prompt: {zh: 写, en: Write}\nchecks:\n  - kind: kernel\n    reference: 'checks:twice'\n"
-        "    args:\n      - {name: x, tensor: {shape: [5], dtype: float32, requires_grad: false}}\n", encoding="utf-8")
+        "    args:\n      - {name: x, tensor: {shape: [5], dtype: float32, requires_grad: false}}\n",
+        encoding="utf-8",
+    )
     for name in ("solution.py", "starter.py", "checks.py"):
         (pack / name).write_text((FIXTURES / "exercises" / "double" / name).read_text())
     monkeypatch.setattr(triton_support, "available", lambda: False)

@@ -49,7 +49,7 @@ class EmptyGrader(MarkupGrader):
 def screen_text(app) -> str:
     """The text of the current screen as the terminal shows it (from the SVG screenshot)."""
     svg = app.export_screenshot()
-    body = svg[svg.find("<g"):]
+    body = svg[svg.find("<g") :]
     text = html.unescape(re.sub(r"<[^>]+>", "", body))
     return text.replace("\xa0", " ")
 
@@ -84,7 +84,9 @@ async def test_every_screen_shows_markup_literally(tmp_path):
             # no cell became a link or an action
             for row in range(table.row_count):
                 for cell in table.get_row_at(row):
-                    assert "link" not in str(getattr(cell, "spans", "")) and "@click" not in str(getattr(cell, "spans", ""))
+                    assert "link" not in str(getattr(cell, "spans", "")) and "@click" not in str(
+                        getattr(cell, "spans", "")
+                    )
 
             await pilot.press("b")  # the question list of the first module
             await pilot.pause()
@@ -113,7 +115,9 @@ async def test_every_screen_shows_markup_literally(tmp_path):
             await pilot.press("r")
             await pilot.pause()
             assert app.screen.__class__.__name__ == "ReviewScreen"
-            assert_literal(app, "[/] Alpha [link=https://example.com]click[/link] · question")  # the status names the module
+            assert_literal(
+                app, "[/] Alpha [link=https://example.com]click[/link] · question"
+            )  # the status names the module
             await pilot.press("space")
             await pilot.pause()
             await pilot.press("3")
@@ -148,9 +152,12 @@ async def test_every_screen_shows_markup_literally(tmp_path):
                 app.pop_screen()
                 await pilot.pause()
 
-            for key, name, fragment in [("e", "ExercisesScreen", "[/] Times [link=x]two[/link]"),
-                                        ("t", "StatsScreen", "[/] Alpha [link=https:/…"),
-                                        ("comma", "SettingsScreen", None), ("question_mark", "HelpScreen", None)]:
+            for key, name, fragment in [
+                ("e", "ExercisesScreen", "[/] Times [link=x]two[/link]"),
+                ("t", "StatsScreen", "[/] Alpha [link=https:/…"),
+                ("comma", "SettingsScreen", None),
+                ("question_mark", "HelpScreen", None),
+            ]:
                 await pilot.press(key)
                 await pilot.pause()
                 assert app.screen.__class__.__name__ == name
@@ -167,7 +174,9 @@ async def test_every_screen_shows_markup_literally(tmp_path):
         ctx.services.close()
 
 
-@pytest.mark.parametrize("grader, shown", [(EmptyGrader, f"cannot import: {HOSTILE}"), (MarkupGrader, f"ValueError: {HOSTILE}")])
+@pytest.mark.parametrize(
+    "grader, shown", [(EmptyGrader, f"cannot import: {HOSTILE}"), (MarkupGrader, f"ValueError: {HOSTILE}")]
+)
 async def test_learner_exception_text_is_literal_on_the_exercise_screen(tmp_path, grader, shown):
     ctx = markup_context(tmp_path, grader=grader)
     app = QuizApp(ctx)

@@ -19,17 +19,20 @@ def fuzzy_noise(_title: str) -> float:
     return 500.0  # every title also matches fuzzily, strongly: literal hits must still win
 
 
-@pytest.mark.parametrize(("query", "first"), [
-    ("23", "fused-operator"),              # question 23 by number
-    ("#23", "fused-operator"),
-    ("silu", "silu-function"),             # the SiLU exercise by id/title
-    ("FSDP", "ddp-vs-fsdp"),               # "DDP vs FSDP", the first title that names FSDP
-    ("fsdp", "ddp-vs-fsdp"),
-    ("pipeline", "pipeline-bubble"),       # the first title containing "pipeline"
-    ("流水线", "pipeline-bubble"),          # a Chinese title substring
-    ("ｐｉｐｅｌｉｎｅ", "pipeline-bubble"),  # full-width input
-    ("zero-stages", "zero-stages"),        # an exact id
-])
+@pytest.mark.parametrize(
+    ("query", "first"),
+    [
+        ("23", "fused-operator"),  # question 23 by number
+        ("#23", "fused-operator"),
+        ("silu", "silu-function"),  # the SiLU exercise by id/title
+        ("FSDP", "ddp-vs-fsdp"),  # "DDP vs FSDP", the first title that names FSDP
+        ("fsdp", "ddp-vs-fsdp"),
+        ("pipeline", "pipeline-bubble"),  # the first title containing "pipeline"
+        ("流水线", "pipeline-bubble"),  # a Chinese title substring
+        ("ｐｉｐｅｌｉｎｅ", "pipeline-bubble"),  # full-width input
+        ("zero-stages", "zero-stages"),  # an exact id
+    ],
+)
 def test_literal_hits_come_first(bank, query, first):
     ranked = rank(entries(bank), query, fuzzy=fuzzy_noise)
     assert ranked[0].target == first

@@ -34,7 +34,9 @@ async def start(app, pilot, items, mock=False) -> QuizSessionScreen:
 async def test_revealed_answer_scrolls_by_keyboard_and_space_rates_good(bank_ctx):
     app = QuizApp(bank_ctx)
     async with app.run_test(size=SIZE) as pilot:
-        screen = await start(app, pilot, [QuizItem("question", "autograd-function"), QuizItem("question", "ddp-vs-fsdp")])
+        screen = await start(
+            app, pilot, [QuizItem("question", "autograd-function"), QuizItem("question", "ddp-vs-fsdp")]
+        )
         await pilot.press("s", "p", "a", "c", "e", "space", "x")  # letters and space type into the answer first
         assert screen.query_one("#answer-input", TextArea).text == "space x"
         await pilot.press("ctrl+r")

@@ -34,8 +34,13 @@ async def pick(pilot, *indices):
 
 async def test_choices_are_graded_and_saved_with_the_session(tmp_path):
     ctx = choice_context(tmp_path)
-    items = [QuizItem("choice", "q7", "one"), QuizItem("choice", "q7", "one"), QuizItem("choice", "q8", "many"),
-             QuizItem("choice", "q8", "many"), QuizItem("choice", "q8", "many")]
+    items = [
+        QuizItem("choice", "q7", "one"),
+        QuizItem("choice", "q7", "one"),
+        QuizItem("choice", "q8", "many"),
+        QuizItem("choice", "q8", "many"),
+        QuizItem("choice", "q8", "many"),
+    ]
     app = QuizApp(ctx)
     try:
         async with app.run_test(size=SIZE) as pilot:

@@ -59,7 +59,9 @@ def test_quiz_revealed(snap_compare, make_app, size):
     async def answer(pilot):
         from quiz.tui.screens.quiz_session import QuizSessionScreen
 
-        pilot.app.push_screen(QuizSessionScreen([QuizItem("question", "q1"), QuizItem("choice", "q1", "who-gets-grad")]))
+        pilot.app.push_screen(
+            QuizSessionScreen([QuizItem("question", "q1"), QuizItem("choice", "q1", "who-gets-grad")])
+        )
         await pilot.pause()
         await pilot.press(*"grad_fn and the chain rule")
         await pilot.press("ctrl+r")

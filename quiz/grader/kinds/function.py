@@ -38,6 +38,7 @@ def run_test(test: Any, entry: Any, seed: int) -> None:
 
 # ---------------------------------------------------------------- learner side (runs in the fenced child)
 
+
 def _is_callback(value: Any) -> bool:
     return callable(value) and not isinstance(value, (type, torch.Tensor, torch.nn.Module))
 
@@ -49,8 +50,12 @@ def state_of(value: Any, depth: int = 0) -> Any:
     if isinstance(value, torch.Tensor):
         return {"t": wire.tensor_to_wire(value)}
     if isinstance(value, torch.nn.Module):
-        return {"m": [[n, wire.tensor_to_wire(p), wire.tensor_to_wire(p.grad) if p.grad is not None else None]
-                      for n, p in value.named_parameters()]}
+        return {
+            "m": [
+                [n, wire.tensor_to_wire(p), wire.tensor_to_wire(p.grad) if p.grad is not None else None]
+                for n, p in value.named_parameters()
+            ]
+        }
     if isinstance(value, (list, tuple)):
         return {"l": [state_of(v, depth + 1) for v in value]}
     if isinstance(value, dict):
@@ -122,12 +127,23 @@ class Recorder:
         events: list = []
         wrapped = [_CallbackRecorder(a, [i], events) if _is_callback(a) else a for i, a in enumerate(args)]
         wrapped_kw = {k: _CallbackRecorder(v, [k], events) if _is_callback(v) else v for k, v in kwargs.items()}
-        record: dict = {"target": self._handle, "attr": attr, "op": "call", "events": events, "result": None, "raised": None}
+        record: dict = {
+            "target": self._handle,
+            "attr": attr,
+            "op": "call",
+            "events": events,
+            "result": None,
+            "raised": None,
+        }
         log.records.append(record)
         try:
             result = fn(*wrapped, **wrapped_kw)
         except BaseException as exc:  # noqa: BLE001 - recorded, then raised on as the test expects
-            record["raised"] = {"type": type(exc).__name__[:80], "message": str(exc)[:2000], "line": _line(exc, log.filename)}
+            record["raised"] = {
+                "type": type(exc).__name__[:80],
+                "message": str(exc)[:2000],
+                "line": _line(exc, log.filename),
+            }
             record["post"] = _post(args, kwargs)
             raise
         got, record["result"] = log.result(result, differentiable_leaves(list(args) + list(kwargs.values())))
@@ -168,14 +184,22 @@ def _jacobian(out: torch.Tensor, xs: list[torch.Tensor]) -> list[Any]:
             jac.append(None)
         else:
             zero = torch.zeros(x.numel(), dtype=x.dtype)
-            jac.append(wire.tensor_to_wire(torch.stack([g if g is not None else zero for g in col]) if col else torch.zeros(0, x.numel())))
+            jac.append(
+                wire.tensor_to_wire(
+                    torch.stack([g if g is not None else zero for g in col]) if col else torch.zeros(0, x.numel())
+                )
+            )
     return jac
 
 
 def encode_result(value: Any, xs: list[torch.Tensor], depth: int = 0) -> Any:
     if isinstance(value, torch.Tensor) and value.grad_fn is not None and xs:
         return {"__diff__": wire.tensor_to_wire(value), "jac": _jacobian(value, xs)}
-    if depth < 4 and isinstance(value, (list, tuple)) and any(isinstance(v, torch.Tensor) and v.grad_fn is not None for v in value):
+    if (
+        depth < 4
+        and isinstance(value, (list, tuple))
+        and any(isinstance(v, torch.Tensor) and v.grad_fn is not None for v in value)
+    ):
         items = [encode_result(v, xs, depth + 1) for v in value]
         return {"__tuple__": items} if isinstance(value, tuple) else items
     return wire.encode(value)
@@ -205,6 +229,7 @@ def measure(entry: Any, check: dict, seed: int, helpers: Any, filename: str) -> 
 
 # ---------------------------------------------------------------- trusted side (the judge process)
 
+
 class LearnerRaised(Exception):
     """What the learner's code raised, raised again in the judge as the same built-in type."""
 
@@ -232,7 +257,7 @@ def _apply_state(target: Any, state: Any) -> None:
         return
     if type(state) is not dict or len(state) != 1:
         raise wire.WireError("bad argument state")
-    (key, value), = state.items()
+    ((key, value),) = state.items()
     if key == "t" and isinstance(target, torch.Tensor):
         got = wire.tensor_from_wire(value)
         if got.shape != target.shape:
@@ -274,8 +299,10 @@ class _Recorded(torch.autograd.Function):
     @staticmethod
     def backward(ctx, grad):
         g = grad.reshape(-1).to(torch.float64)
-        grads = [None if J is None else (J.to(torch.float64).t() @ g).reshape(shape).to(grad.dtype)
-                 for J, shape in zip(ctx.jacobians, ctx.shapes)]
+        grads = [
+            None if J is None else (J.to(torch.float64).t() @ g).reshape(shape).to(grad.dtype)
+            for J, shape in zip(ctx.jacobians, ctx.shapes)
+        ]
         return (None, None, *grads)
 
 
@@ -308,7 +335,11 @@ class Replays:
         record = self.records[self.used]
         self.used += 1
         fields = {"target", "attr", "op", "result"} | ({"events", "raised", "post"} if op == "call" else set())
-        if type(record) is not dict or set(record) - {"observed"} != fields or ("observed" in record) != (op == "call" and self.restore is not None and record.get("raised") is None):
+        if (
+            type(record) is not dict
+            or set(record) - {"observed"} != fields
+            or ("observed" in record) != (op == "call" and self.restore is not None and record.get("raised") is None)
+        ):
             raise wire.WireError("a call record has the wrong fields")
         if record["target"] != handle or record["attr"] != attr or record["op"] != op:
             raise wire.WireError("the records do not follow the test's own calls")
@@ -321,8 +352,13 @@ class Replays:
             return _differentiable(encoded, list(xs))
         if depth < 4 and type(encoded) is list and any(type(v) is dict and "__diff__" in v for v in encoded):
             return [self.value(v, xs, depth + 1) for v in encoded]
-        if depth < 4 and type(encoded) is dict and set(encoded) == {"__tuple__"} and type(encoded["__tuple__"]) is list \
-                and any(type(v) is dict and "__diff__" in v for v in encoded["__tuple__"]):
+        if (
+            depth < 4
+            and type(encoded) is dict
+            and set(encoded) == {"__tuple__"}
+            and type(encoded["__tuple__"]) is list
+            and any(type(v) is dict and "__diff__" in v for v in encoded["__tuple__"])
+        ):
             return tuple(self.value(v, xs, depth + 1) for v in encoded["__tuple__"])
         return wire.decode(encoded)
 
@@ -357,7 +393,13 @@ class Replay:
             if type(event) is not list or len(event) != 4 or type(event[0]) is not list or len(event[0]) != 1:
                 raise wire.WireError("bad event")
             where = event[0][0]
-            target = args[where] if type(where) is int and 0 <= where < len(args) else kwargs.get(where) if type(where) is str else None
+            target = (
+                args[where]
+                if type(where) is int and 0 <= where < len(args)
+                else kwargs.get(where)
+                if type(where) is str
+                else None
+            )
             if target is None or not callable(target):
                 raise wire.WireError("an event names no callback")
             fn = target if event[1] is None else getattr(target, str(event[1]))
@@ -370,7 +412,7 @@ class Replay:
             raise wire.WireError("bad argument states")
         for a, s in zip(args, post[: len(args)]):
             _apply_state(a, s)
-        for (k, v), s in zip(kwargs.items(), post[len(args):]):
+        for (k, v), s in zip(kwargs.items(), post[len(args) :]):
             if type(s) is list and len(s) == 2 and s[0] == k:
                 _apply_state(v, s[1])
         if record["raised"] is not None:
@@ -386,8 +428,12 @@ def judge(check: dict, seed: int, data: Any, ctx: Any) -> TestResult:
         raise wire.WireError("the report has the wrong fields")
     test = getattr(ctx.helpers, check["function"], None)
     if test is None:
-        raise LookupError(say(f"the exercise's checks.py has no test function {check['function']!r}",
-                              f"本题的 checks.py 里没有测试函数 {check['function']!r}"))
+        raise LookupError(
+            say(
+                f"the exercise's checks.py has no test function {check['function']!r}",
+                f"本题的 checks.py 里没有测试函数 {check['function']!r}",
+            )
+        )
     replays = Replays(data["calls"], getattr(ctx.helpers, "restore", None))
     try:
         run_test(test, Replay(replays), seed)
@@ -400,12 +446,27 @@ def judge(check: dict, seed: int, data: Any, ctx: Any) -> TestResult:
             message = say(f"line {info['line']}: {message}", f"第 {info['line']} 行：{message}")
         return TestResult(name, status, message)
     except Exhausted as exc:
-        return TestResult(name, FAIL, say(f"your code left no result for call {exc.args[0]} of the entry (it stopped early)",
-                                          f"你的代码没有留下对入口第 {exc.args[0]} 次调用的结果（提前停止了）"))
+        return TestResult(
+            name,
+            FAIL,
+            say(
+                f"your code left no result for call {exc.args[0]} of the entry (it stopped early)",
+                f"你的代码没有留下对入口第 {exc.args[0]} 次调用的结果（提前停止了）",
+            ),
+        )
     except wire.WireError as exc:
-        return TestResult(name, FAIL, say(f"what your code returned could not be read back: {exc}",
-                                          f"无法读回你的代码返回的内容：{exc}"))
+        return TestResult(
+            name,
+            FAIL,
+            say(f"what your code returned could not be read back: {exc}", f"无法读回你的代码返回的内容：{exc}"),
+        )
     except Exception as exc:  # noqa: BLE001 - malformed results break the test's own code: never a pass
-        return TestResult(name, FAIL, say(f"what your code returned has the wrong form ({type(exc).__name__}: {exc})",
-                                          f"你的代码返回值的形式不对（{type(exc).__name__}: {exc}）"))
+        return TestResult(
+            name,
+            FAIL,
+            say(
+                f"what your code returned has the wrong form ({type(exc).__name__}: {exc})",
+                f"你的代码返回值的形式不对（{type(exc).__name__}: {exc}）",
+            ),
+        )
     return TestResult(name, PASS, say("passed", "通过"))

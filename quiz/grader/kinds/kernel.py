@@ -16,15 +16,20 @@ from quiz.grader.say import say
 from quiz.grader.triton_support import INSTALL_HINT, install_hint, uses_kernels  # noqa: F401 - used by the learner half
 
 KINDS = ("kernel",)
-NO_LAUNCH = ("your wrapper launched no @triton.jit kernel defined in your file, so the work was not done in a kernel "
-             "(calling a torch op such as torch.softmax does not count): launch it as kernel[grid](...)")
-NO_LAUNCH_ZH = ("你的 wrapper 没有 launch 你文件里定义的任何 @triton.jit kernel，所以计算并不是在 kernel 里完成的"
-                "（调用 torch.softmax 之类的 torch 算子不算数）：请用 kernel[grid](...) 来 launch 它")
+NO_LAUNCH = (
+    "your wrapper launched no @triton.jit kernel defined in your file, so the work was not done in a kernel "
+    "(calling a torch op such as torch.softmax does not count): launch it as kernel[grid](...)"
+)
+NO_LAUNCH_ZH = (
+    "你的 wrapper 没有 launch 你文件里定义的任何 @triton.jit kernel，所以计算并不是在 kernel 里完成的"
+    "（调用 torch.softmax 之类的 torch 算子不算数）：请用 kernel[grid](...) 来 launch 它"
+)
 
 _launches: list[int] = [0]
 
 
 # ---------------------------------------------------------------- learner side (runs in the fenced child)
+
 
 def prepare(filename: str, device: str, scratch: str) -> None:
     """Before the learner's file runs: the interpreter on a CPU (Triton reads TRITON_INTERPRET when a
@@ -68,8 +73,12 @@ def _check_bounds(interpreter: Any) -> None:
 
     executor: Any = getattr(interpreter, "GridExecutor", None)
     builder: Any = getattr(interpreter, "InterpreterBuilder", None)
-    needed = [(executor, "_init_args_hst"), (builder, "create_masked_load"), (builder, "create_masked_store"),
-              (interpreter, "_get_np_dtype")]
+    needed = [
+        (executor, "_init_args_hst"),
+        (builder, "create_masked_load"),
+        (builder, "create_masked_store"),
+        (interpreter, "_get_np_dtype"),
+    ]
     if not all(hasattr(owner, name) for owner, name in needed):
         return  # a Triton whose interpreter is laid out differently: graded on values alone
     init = executor._init_args_hst
@@ -94,16 +103,25 @@ def _check_bounds(interpreter: Any) -> None:
             bad = int(addr[~ok][0])
             ends = [end for _, end in _ranges if end <= bad]
             first = (bad - max(ends)) // itemsize + 1 if ends else 0
-            past = say(f", the first {first} element(s) past the end of a tensor",
-                       f"，第一个越界元素位于某个 tensor 末尾之后第 {first} 个") if ends else ""
+            past = (
+                say(
+                    f", the first {first} element(s) past the end of a tensor",
+                    f"，第一个越界元素位于某个 tensor 末尾之后第 {first} 个",
+                )
+                if ends
+                else ""
+            )
             lanes = int((~ok).sum())
-            raise IndexError(say(
-                f"{what[0]} outside every tensor passed to the kernel ({lanes} of {addr.size} lanes{past}): "
-                "a block that runs past the end needs mask=offs < n on tl.load and tl.store (and the mask must "
-                "cover every dimension); otherwise look for a wrong stride or offset",
-                f"{what[1]}超出了传给 kernel 的所有 tensor 的范围（{addr.size} 个 lane 中有 {lanes} 个越界{past}）："
-                "如果 block 会越过末尾，tl.load 和 tl.store 都需要 mask=offs < n（而且 mask 必须覆盖每一个维度）；"
-                "否则请检查 stride 或 offset 是否写错"))
+            raise IndexError(
+                say(
+                    f"{what[0]} outside every tensor passed to the kernel ({lanes} of {addr.size} lanes{past}): "
+                    "a block that runs past the end needs mask=offs < n on tl.load and tl.store (and the mask must "
+                    "cover every dimension); otherwise look for a wrong stride or offset",
+                    f"{what[1]}超出了传给 kernel 的所有 tensor 的范围（{addr.size} 个 lane 中有 {lanes} 个越界{past}）："
+                    "如果 block 会越过末尾，tl.load 和 tl.store 都需要 mask=offs < n（而且 mask 必须覆盖每一个维度）；"
+                    "否则请检查 stride 或 offset 是否写错",
+                )
+            )
 
     load, store = builder.create_masked_load, builder.create_masked_store
 
@@ -121,7 +139,9 @@ def _check_bounds(interpreter: Any) -> None:
 
 def measure(entry: Any, check: dict, seed: int, helpers: Any) -> dict:
     device = check.get("device", "cpu")
-    args = [a.to(device) if isinstance(a, torch.Tensor) else a for a in I.build_args(check.get("args", []), seed, helpers)]
+    args = [
+        a.to(device) if isinstance(a, torch.Tensor) else a for a in I.build_args(check.get("args", []), seed, helpers)
+    ]
     before = _launches[0]
     try:
         out = entry(*args)
@@ -134,12 +154,17 @@ def measure(entry: Any, check: dict, seed: int, helpers: Any) -> dict:
         torch.cuda.synchronize()
     outs = I.tensors_of(out)
     if not outs:
-        raise TypeError(say(f"your wrapper returned {type(out).__name__}, not a tensor",
-                                f"你的 wrapper 返回了 {type(out).__name__}，而不是 tensor"))
+        raise TypeError(
+            say(
+                f"your wrapper returned {type(out).__name__}, not a tensor",
+                f"你的 wrapper 返回了 {type(out).__name__}，而不是 tensor",
+            )
+        )
     return {"outputs": [wire.tensor_to_wire(o) for o in outs], "launches": _launches[0] - before}
 
 
 # ---------------------------------------------------------------- trusted side (the judge)
+
 
 def _shapes(args: list[Any]) -> str:
     return say(" and ", " 和 ").join(str(tuple(a.shape)) for a in args if isinstance(a, torch.Tensor))
@@ -159,38 +184,58 @@ def _where(exp: torch.Tensor, got: torch.Tensor, atol: float, rtol: float) -> st
         tail = len(hit) >= (size - first) / 2 and int(hit[-1]) == size - 1  # the far end is what is wrong
         if 0 < first and size > 1 and tail and not bad.all():
             if dim == bad.dim() - 1 and bad.dim() > 1:
-                notes.append(say(f"columns from {first} of {size} are wrong, earlier ones are right",
-                                 f"{size} 列中从第 {first} 列起是错的，之前的列是对的"))
+                notes.append(
+                    say(
+                        f"columns from {first} of {size} are wrong, earlier ones are right",
+                        f"{size} 列中从第 {first} 列起是错的，之前的列是对的",
+                    )
+                )
             elif dim == 0 and bad.dim() > 1:
-                notes.append(say(f"rows from {first} of {size} are wrong, earlier ones are right",
-                                 f"{size} 行中从第 {first} 行起是错的，之前的行是对的"))
+                notes.append(
+                    say(
+                        f"rows from {first} of {size} are wrong, earlier ones are right",
+                        f"{size} 行中从第 {first} 行起是错的，之前的行是对的",
+                    )
+                )
             else:
-                notes.append(say(f"indices of dim {dim} from {first} of {size} are wrong, earlier ones are right",
-                                 f"第 {dim} 维的 {size} 个下标中从 {first} 起是错的，之前的是对的"))
+                notes.append(
+                    say(
+                        f"indices of dim {dim} from {first} of {size} are wrong, earlier ones are right",
+                        f"第 {dim} 维的 {size} 个下标中从 {first} 起是错的，之前的是对的",
+                    )
+                )
     nonfinite = int((~torch.isfinite(got) & torch.isfinite(exp)).sum())
     if nonfinite:
-        notes.append(say(f"{nonfinite} element(s) are NaN or inf where the answer is finite (an overflow, a value "
-                         "read through a wrong offset, or an element never written)",
-                         f"有 {nonfinite} 个元素是 NaN 或 inf，而正确答案是有限值（可能是溢出、通过错误的 offset "
-                         "读到的值，或者某个元素从未被写入）"))
+        notes.append(
+            say(
+                f"{nonfinite} element(s) are NaN or inf where the answer is finite (an overflow, a value "
+                "read through a wrong offset, or an element never written)",
+                f"有 {nonfinite} 个元素是 NaN 或 inf，而正确答案是有限值（可能是溢出、通过错误的 offset "
+                "读到的值，或者某个元素从未被写入）",
+            )
+        )
     sep = say("; ", "；")
     return (sep + sep.join(notes)) if notes else ""
 
 
 def _compare(label: tuple[str, str], exp: torch.Tensor, got: torch.Tensor, atol: float, rtol: float) -> str | None:
     if list(got.shape) != list(exp.shape):
-        return say(f"{label[0]} has shape {list(got.shape)}; expected {list(exp.shape)}",
-                   f"{label[1]}的形状是 {list(got.shape)}；应为 {list(exp.shape)}")
+        return say(
+            f"{label[0]} has shape {list(got.shape)}; expected {list(exp.shape)}",
+            f"{label[1]}的形状是 {list(got.shape)}；应为 {list(exp.shape)}",
+        )
     bad = verdict.worst_mismatch(exp, got, atol, rtol)
     if bad is None:
         return None
     k, size = bad
     e, g = float(exp.reshape(-1)[k]), float(got.reshape(-1)[k])
     where = verdict.index(k, list(exp.shape))
-    return say(f"{label[0]} at {where} should be {verdict.fmt(e)} but is {verdict.fmt(g)}; largest difference "
-               f"{verdict.fmt(size)}{_where(exp, got, atol, rtol)}",
-               f"{label[1]}在 {where} 处应为 {verdict.fmt(e)}，实际是 {verdict.fmt(g)}；最大误差 "
-               f"{verdict.fmt(size)}{_where(exp, got, atol, rtol)}")
+    return say(
+        f"{label[0]} at {where} should be {verdict.fmt(e)} but is {verdict.fmt(g)}; largest difference "
+        f"{verdict.fmt(size)}{_where(exp, got, atol, rtol)}",
+        f"{label[1]}在 {where} 处应为 {verdict.fmt(e)}，实际是 {verdict.fmt(g)}；最大误差 "
+        f"{verdict.fmt(size)}{_where(exp, got, atol, rtol)}",
+    )
 
 
 def judge(check: dict, seed: int, data: Any, ctx: Any) -> TestResult:
@@ -206,25 +251,43 @@ def judge(check: dict, seed: int, data: Any, ctx: Any) -> TestResult:
         return TestResult(name, FAIL, say(f"inputs {shapes}: {NO_LAUNCH}", f"输入 {shapes}：{NO_LAUNCH_ZH}"))
     wanted = int(check.get("min_launches", 1))
     if data["launches"] < wanted:
-        return TestResult(name, FAIL, say(
-            f"inputs {shapes}: your wrapper launched your kernels {data['launches']} time(s); "
-            f"this exercise needs at least {wanted} launches (one per stage)",
-            f"输入 {shapes}：你的 wrapper 一共 launch 了 {data['launches']} 次你的 kernel；"
-            f"这道练习至少需要 launch {wanted} 次（每个阶段一次）"))
+        return TestResult(
+            name,
+            FAIL,
+            say(
+                f"inputs {shapes}: your wrapper launched your kernels {data['launches']} time(s); "
+                f"this exercise needs at least {wanted} launches (one per stage)",
+                f"输入 {shapes}：你的 wrapper 一共 launch 了 {data['launches']} 次你的 kernel；"
+                f"这道练习至少需要 launch {wanted} 次（每个阶段一次）",
+            ),
+        )
     expected = ctx.reference(check)(*[a.detach().clone() if isinstance(a, torch.Tensor) else a for a in args])
     exp = I.tensors_of(expected)
     if len(got) != len(exp):
-        return TestResult(name, FAIL, say(f"inputs {shapes}: your wrapper returned {len(got)} tensor(s); expected {len(exp)}",
-                                          f"输入 {shapes}：你的 wrapper 返回了 {len(got)} 个 tensor；应为 {len(exp)} 个"))
+        return TestResult(
+            name,
+            FAIL,
+            say(
+                f"inputs {shapes}: your wrapper returned {len(got)} tensor(s); expected {len(exp)}",
+                f"输入 {shapes}：你的 wrapper 返回了 {len(got)} 个 tensor；应为 {len(exp)} 个",
+            ),
+        )
     atol, rtol = float(check.get("atol", 1e-6)), float(check.get("rtol", 1e-5))
     for j, (e, g) in enumerate(zip(exp, got)):
         label = ("the output", "输出") if len(exp) == 1 else (f"output {j}", f"第 {j} 个输出")
         if e.dtype != g.dtype:
-            return TestResult(name, FAIL, say(
-                f"inputs {shapes}: {label[0]} has dtype {str(g.dtype)[6:]}; expected {str(e.dtype)[6:]}",
-                f"输入 {shapes}：{label[1]}的 dtype 是 {str(g.dtype)[6:]}；应为 {str(e.dtype)[6:]}"))
+            return TestResult(
+                name,
+                FAIL,
+                say(
+                    f"inputs {shapes}: {label[0]} has dtype {str(g.dtype)[6:]}; expected {str(e.dtype)[6:]}",
+                    f"输入 {shapes}：{label[1]}的 dtype 是 {str(g.dtype)[6:]}；应为 {str(e.dtype)[6:]}",
+                ),
+            )
         problem = _compare(label, e.detach(), g, atol, rtol)
         if problem:
             hint = ctx.hint_for_output(check, args, got)
-            return TestResult(name, FAIL, say(f"inputs {shapes}: {problem}.{hint}", f"输入 {shapes}：{problem}。{hint}"))
+            return TestResult(
+                name, FAIL, say(f"inputs {shapes}: {problem}.{hint}", f"输入 {shapes}：{problem}。{hint}")
+            )
     return TestResult(name, PASS, say("passed", "通过"))

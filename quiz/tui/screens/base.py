@@ -49,20 +49,31 @@ def _run_guarded(screen, method, args, kwargs, deadline: float | None):
         if deadline is None:
             deadline = now + store.busy_timeout_ms / 1000
             screen._store_waiting = True
-            screen.notify(str(wait), title=screen.app.t("store_error"), severity="warning",
-                          timeout=store.busy_timeout_ms / 1000, markup=False)
+            screen.notify(
+                str(wait),
+                title=screen.app.t("store_error"),
+                severity="warning",
+                timeout=store.busy_timeout_ms / 1000,
+                markup=False,
+            )
         if now >= deadline:
             screen._store_waiting = False
-            screen.notify(str(locked(store.path, store.busy_timeout_ms / 1000)), title=screen.app.t("store_error"),
-                          severity="error", timeout=10, markup=False)
+            screen.notify(
+                str(locked(store.path, store.busy_timeout_ms / 1000)),
+                title=screen.app.t("store_error"),
+                severity="error",
+                timeout=10,
+                markup=False,
+            )
             return None
         screen.set_timer(RETRY_S, lambda: _run_guarded(screen, method, args, kwargs, deadline))
         return None
     except (sqlite3.Error, StoreError) as exc:
         screen._store_waiting = False
         path = store.path if store is not None else database_file()
-        screen.notify(str(explain(exc, path)), title=screen.app.t("store_error"), severity="error", timeout=10,
-                      markup=False)
+        screen.notify(
+            str(explain(exc, path)), title=screen.app.t("store_error"), severity="error", timeout=10, markup=False
+        )
         return None
     finally:
         if store is not None:

@@ -37,8 +37,11 @@ class CardsScreen(BaseScreen):
 
     def compose(self) -> ComposeResult:
         yield Header()
-        yield Input(self.query_text, placeholder="words  module:ID  state:new|learning|review|suspended|buried|leech  tag:T",
-                    id="cards-search")
+        yield Input(
+            self.query_text,
+            placeholder="words  module:ID  state:new|learning|review|suspended|buried|leech  tag:T",
+            id="cards-search",
+        )
         with Horizontal(id="cards-body"):
             yield DataTable(id="cards-table", cursor_type="row", zebra_stripes=True)
             yield Static(id="cards-detail")
@@ -106,9 +109,14 @@ class CardsScreen(BaseScreen):
             return
         s = self.ctx.store.card(row.card_id)
         tz = self.ctx.services.clock.tz
-        when = (lambda d: d.astimezone(tz).strftime("%Y-%m-%d %H:%M") if d else "-")
-        lines = [f"[b]{escape(row.front)}[/b]", "", escape(row.back), "",
-                 f"{self.t('next_due')}: [b]{when(s.due)}[/b] · reps {s.reps} · lapses {s.lapses}"]
+        when = lambda d: d.astimezone(tz).strftime("%Y-%m-%d %H:%M") if d else "-"
+        lines = [
+            f"[b]{escape(row.front)}[/b]",
+            "",
+            escape(row.back),
+            "",
+            f"{self.t('next_due')}: [b]{when(s.due)}[/b] · reps {s.reps} · lapses {s.lapses}",
+        ]
         if s.buried_until:
             lines.append(f"{self.t('buried')}: {when(s.buried_until)}")
         lines += ["", f"[b]{self.t('history')}[/b]"]

@@ -91,10 +91,13 @@ class ExerciseScreen(FileSync, BaseScreen):
     def show_text(self) -> None:
         ex, lang = self.exercise, self.lang
         self.sub_title = ex.id
-        self.query_one("#exercise-prompt", Markdown).update(escape_dunders(f"## {ex.title.get(lang)}\n\n{ex.prompt.get(lang)}"))
+        self.query_one("#exercise-prompt", Markdown).update(
+            escape_dunders(f"## {ex.title.get(lang)}\n\n{ex.prompt.get(lang)}")
+        )
         hints = ex.hints.get(lang)[: self.hints_shown]
         self.query_one("#exercise-hints", Markdown).update(
-            "\n".join(f"> **{self.t('hint')} {i}**: {h}\n" for i, h in enumerate(hints, 1)))
+            "\n".join(f"> **{self.t('hint')} {i}**: {h}\n" for i, h in enumerate(hints, 1))
+        )
 
     def clear_results(self) -> None:
         self.query_one("#results", Static).update(f"ctrl+r: {self.t('run_checks')}")
@@ -110,7 +113,8 @@ class ExerciseScreen(FileSync, BaseScreen):
         if self.save():
             # said on the file line, not in a toast that would cover the results headline
             self.query_one("#exercise-file", Static).update(
-                markup("$path  [b]✓ $saved[/b]", path=self.path, saved=self.t("saved")))
+                markup("$path  [b]✓ $saved[/b]", path=self.path, saved=self.t("saved"))
+            )
 
     # --- grading --------------------------------------------------------------------------------
 
@@ -125,12 +129,14 @@ class ExerciseScreen(FileSync, BaseScreen):
         else:
             self.waiting = True
             self.query_one("#results", Static).update(
-                markup("[b]$status[/b]  esc: $cancel", status=self.t("grader_starting"), cancel=self.t("cancel")))
+                markup("[b]$status[/b]  esc: $cancel", status=self.t("grader_starting"), cancel=self.t("cancel"))
+            )
             self.grader.start()
 
     def _grading_status(self) -> None:
         self.query_one("#results", Static).update(
-            markup("[b]$status[/b]  esc: $cancel", status=self.t("running"), cancel=self.t("cancel")))
+            markup("[b]$status[/b]  esc: $cancel", status=self.t("running"), cancel=self.t("cancel"))
+        )
 
     def on_grader_ready(self, message: GraderReady) -> None:
         if message.error:
@@ -181,8 +187,12 @@ class ExerciseScreen(FileSync, BaseScreen):
         self.query_one("#grading").add_class("hidden")
         self.record(result)
         # names and messages come from the learner's code: filled in as literal text, never markup
-        lines: list[Content] = [markup(f"[b {COLOURS[result.status]}]{ICONS[result.status]} {result.status}[/]  $summary",
-                        summary=f"{result.passed}/{len(result.tests)} · {result.duration_ms} ms")]
+        lines: list[Content] = [
+            markup(
+                f"[b {COLOURS[result.status]}]{ICONS[result.status]} {result.status}[/]  $summary",
+                summary=f"{result.passed}/{len(result.tests)} · {result.duration_ms} ms",
+            )
+        ]
         for t in result.tests:
             lines.append(markup(f"[{COLOURS[t.status]}]{ICONS[t.status]}[/] $name", name=t.name))
             if t.status != "pass" and t.message:
@@ -249,7 +259,9 @@ class ExerciseScreen(FileSync, BaseScreen):
         def show(yes: bool | None) -> None:
             if yes:
                 text = workspace.solution_text(self.ctx.bank, self.exercise_id)
-                self.query_one("#exercise-hints", Markdown).update(f"### {self.t('solution')}\n\n```python\n{text}\n```")
+                self.query_one("#exercise-hints", Markdown).update(
+                    f"### {self.t('solution')}\n\n```python\n{text}\n```"
+                )
 
         if passed:
             show(True)

@@ -56,8 +56,13 @@ class ExercisesScreen(BaseScreen):
         table.clear(columns=True)
         titles = [e.title.get(self.lang) for e in bank.exercises.values()] + [self.t("exercises")]
         modules = {m.id: m.name.get(self.lang) for m in bank.modules.values()}
-        for label, cells in [(self.t("exercises"), min(max(map(width, titles)), 44)), ("", 12),
-                             (self.t("module"), 16), (self.t("difficulty"), 10), ("id", 26)]:
+        for label, cells in [
+            (self.t("exercises"), min(max(map(width, titles)), 44)),
+            ("", 12),
+            (self.t("module"), 16),
+            (self.t("difficulty"), 10),
+            ("id", 26),
+        ]:
             table.add_column(label, width=cells)
         for exercise_id in exercise_path(bank):
             ex = bank.exercises[exercise_id]
@@ -67,8 +72,14 @@ class ExercisesScreen(BaseScreen):
             label = f"[{STATUS_STYLE[state]}]{self.t('status_' + state.replace(' ', '_'))}[/]"
             if no_triton and uses_kernels(ex.model_dump()):
                 label = f"[yellow]{self.t('status_needs_triton')}[/]"  # `quiz check` says how to install it
-            table.add_row(cell(ex.title.get(self.lang)), label,
-                          cell(modules.get(ex.module, ex.module)), "★" * ex.difficulty, ex.id, key=ex.id)
+            table.add_row(
+                cell(ex.title.get(self.lang)),
+                label,
+                cell(modules.get(ex.module, ex.module)),
+                "★" * ex.difficulty,
+                ex.id,
+                key=ex.id,
+            )
         if keep is not None and keep in table.rows:
             table.move_cursor(row=table.get_row_index(keep))
 

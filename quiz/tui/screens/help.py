@@ -32,11 +32,17 @@ class HelpScreen(ModalScreen):
         for key, action, binding_id in self.rows():
             table.add_row(cell(key), cell(action), cell(binding_id))
         table.focus()
-        self.query_one("#help-notes", Static).update(Content("\n".join([
-            f"esc / ? / q: {t('close')}    {t('help_remap')}",
-            f"{t('help_data')}: {paths.data_dir()}",
-            f"{t('help_config')}: {paths.config_file()}",
-        ])))
+        self.query_one("#help-notes", Static).update(
+            Content(
+                "\n".join(
+                    [
+                        f"esc / ? / q: {t('close')}    {t('help_remap')}",
+                        f"{t('help_data')}: {paths.data_dir()}",
+                        f"{t('help_config')}: {paths.config_file()}",
+                    ]
+                )
+            )
+        )
 
     def rows(self) -> list[tuple[str, str, str]]:
         """(key, action, id): the screen's own bindings, then the app's (widgets' cursor keys are left out)."""

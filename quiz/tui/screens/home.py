@@ -71,22 +71,34 @@ class HomeScreen(BaseScreen):
         modules = bank.populated_modules()
         cards = sum(m["total"] for m in by_module.values())
         hidden = len(bank.modules) - len(modules)
-        self.query_one("#today", Static).update(Content.from_markup(
-            "[b]$today[/b]  $due_label [b]$due[/b]$later   $new_label [b]$new[/b]\n"
-            "[dim]$questions · $cards · $exercises$hidden[/dim]",
-            today=self.t("today"), due_label=self.t("due_today_cards"), due=str(today["due_today"]),
-            new_label=self.t("new_today_cards"), new=str(today["new_left_today"]),
-            later=f" (+{today['later_today']} {self.t('later_today')})" if today.get("later_today") else "",
-            questions=f"{len(bank.questions)} {self.t('questions_word')}", cards=f"{cards} {self.t('cards_word')}",
-            exercises=f"{len(bank.exercises)} {self.t('exercises_word')}",
-            hidden=f" · {hidden} {self.t('modules_hidden')}" if hidden else "",
-        ) + (Content.styled(f"   {self.t('store_error')}", "red") if self.ctx.services is None else Content("")))
+        self.query_one("#today", Static).update(
+            Content.from_markup(
+                "[b]$today[/b]  $due_label [b]$due[/b]$later   $new_label [b]$new[/b]\n"
+                "[dim]$questions · $cards · $exercises$hidden[/dim]",
+                today=self.t("today"),
+                due_label=self.t("due_today_cards"),
+                due=str(today["due_today"]),
+                new_label=self.t("new_today_cards"),
+                new=str(today["new_left_today"]),
+                later=f" (+{today['later_today']} {self.t('later_today')})" if today.get("later_today") else "",
+                questions=f"{len(bank.questions)} {self.t('questions_word')}",
+                cards=f"{cards} {self.t('cards_word')}",
+                exercises=f"{len(bank.exercises)} {self.t('exercises_word')}",
+                hidden=f" · {hidden} {self.t('modules_hidden')}" if hidden else "",
+            )
+            + (Content.styled(f"   {self.t('store_error')}", "red") if self.ctx.services is None else Content(""))
+        )
         table = self.query_one("#modules", DataTable)
         cursor = table.cursor_row
         table.clear(columns=True)
         names = [m.name.get(self.lang) for m in modules] + [self.t("module")]
-        columns = [("#", 2), (self.t("questions"), 4), (self.t("cards_seen"), 7), (self.t("mastered"), 4),
-                   (self.t("due_today_col"), 4)]
+        columns = [
+            ("#", 2),
+            (self.t("questions"), 4),
+            (self.t("cards_seen"), 7),
+            (self.t("mastered"), 4),
+            (self.t("due_today_col"), 4),
+        ]
         wide = self.size.width >= 100
         if wide:
             columns.append((self.t("progress"), 10))
@@ -101,9 +113,17 @@ class HomeScreen(BaseScreen):
             m = by_module.get(module.id, {"total": 0, "seen": 0, "mastered": 0, "due": 0})
             count = len(bank.ordered_questions(module.id))
             total = max(m["total"], 1)
-            bar = "█" * round(10 * m["mastered"] / total) + "▒" * (round(10 * m["seen"] / total) - round(10 * m["mastered"] / total))
-            row = [str(module.number), cell(fit(module.name.get(self.lang), name_cells).rstrip()), str(count),
-                   f"{m['seen']}/{m['total']}", str(m["mastered"]), str(m["due"])] + ([bar.ljust(10, "·")] if wide else [])
+            bar = "█" * round(10 * m["mastered"] / total) + "▒" * (
+                round(10 * m["seen"] / total) - round(10 * m["mastered"] / total)
+            )
+            row = [
+                str(module.number),
+                cell(fit(module.name.get(self.lang), name_cells).rstrip()),
+                str(count),
+                f"{m['seen']}/{m['total']}",
+                str(m["mastered"]),
+                str(m["due"]),
+            ] + ([bar.ljust(10, "·")] if wide else [])
             table.add_row(*row, key=module.id)
         if cursor:
             table.move_cursor(row=min(cursor, table.row_count - 1))

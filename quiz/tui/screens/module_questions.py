@@ -40,12 +40,17 @@ class ModuleQuestionsScreen(BaseScreen):
         module = bank.modules.get(self.module_id)
         questions = bank.ordered_questions(self.module_id)
         self.query_one("#module-title", Static).update(
-            plain(f"{module.name.get(lang) if module else self.module_id} · {len(questions)} {self.t('questions_word')}"))
+            plain(
+                f"{module.name.get(lang) if module else self.module_id} · {len(questions)} {self.t('questions_word')}"
+            )
+        )
         states = self.ctx.store.cards() if self.ctx.store is not None else {}
         table = self.query_one("#module-questions", DataTable)
         row = table.cursor_row
         table.clear(columns=True)
-        status_cells = max(width(self.t(k)) for k in ("state_new", "state_learning", "state_review", "state_relearning"))
+        status_cells = max(
+            width(self.t(k)) for k in ("state_new", "state_learning", "state_review", "state_relearning")
+        )
         title_cells = max(20, self.size.width - 4 - status_cells - 2 * 3 - 2)
         table.add_column("#", width=4)
         table.add_column(self.t("question_col"), width=title_cells)
@@ -53,7 +58,9 @@ class ModuleQuestionsScreen(BaseScreen):
         for q in questions:
             state = states.get(question_card_id(q.id))
             name = "state_" + (STATE_NAMES[state.state] if state is not None else "new")
-            table.add_row(str(q.number or "-"), cell(fit(q.question.get(lang), title_cells).rstrip()), self.t(name), key=q.id)
+            table.add_row(
+                str(q.number or "-"), cell(fit(q.question.get(lang), title_cells).rstrip()), self.t(name), key=q.id
+            )
         if row:
             table.move_cursor(row=min(row, table.row_count - 1))
 

@@ -43,8 +43,12 @@ class QuestionScreen(BaseScreen):
             where = [f"#{q.number}" if q.number else "", module.name.get(lang) if module else q.module, q.id]
             yield Static(plain(" · ".join(p for p in where if p)), classes="muted title")
             yield Markdown(escape_dunders(f"## {q.question.get(lang)}"), classes="markdown")
-            yield Static(self.t("space_reveal"), id="reveal-hint", classes="muted" + (" hidden" if self.revealed else ""))
-            yield Markdown(escape_dunders(self._body()), id="answer", classes="markdown" + ("" if self.revealed else " hidden"))
+            yield Static(
+                self.t("space_reveal"), id="reveal-hint", classes="muted" + (" hidden" if self.revealed else "")
+            )
+            yield Markdown(
+                escape_dunders(self._body()), id="answer", classes="markdown" + ("" if self.revealed else " hidden")
+            )
         yield KeyBar()
 
     def _body(self) -> str:
@@ -59,11 +63,17 @@ class QuestionScreen(BaseScreen):
             parts += [f"**{f.question.get(lang)}**\n\n{f.answer.get(lang)}\n" for f in q.follow_ups]
         related = [bank.questions[r] for r in q.related if r in bank.questions]
         if related:
-            parts += [f"### {self.t('related')}", bullet([f"#{r.number or '-'} {r.question.get(lang)}" for r in related]),
-                      f"*g: {self.t('jump_related')}*"]
+            parts += [
+                f"### {self.t('related')}",
+                bullet([f"#{r.number or '-'} {r.question.get(lang)}" for r in related]),
+                f"*g: {self.t('jump_related')}*",
+            ]
         exercises = bank.exercises_for(q.id)
         if exercises:
-            parts += [f"### {self.t('linked_exercises')}", bullet([f"{e.title.get(lang)} (`{e.id}`) — x" for e in exercises])]
+            parts += [
+                f"### {self.t('linked_exercises')}",
+                bullet([f"{e.title.get(lang)} (`{e.id}`) — x" for e in exercises]),
+            ]
         return "\n\n".join(parts)
 
     def action_reveal(self) -> None:

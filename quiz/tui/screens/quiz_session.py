@@ -81,15 +81,20 @@ class QuizSessionScreen(BaseScreen):
             area = self.query_one("#answer-input", TextArea)
             area.text, area.read_only = "", False
         module = self.ctx.bank.modules.get(q.module)
-        where = [f"{self.index + 1}/{len(self.items)}", f"#{q.number}" if q.number else "",
-                 module.name.get(lang) if module else q.module,
-                 self.t("mc_item") if item.kind == "choice" else self.t("open_item")]
+        where = [
+            f"{self.index + 1}/{len(self.items)}",
+            f"#{q.number}" if q.number else "",
+            module.name.get(lang) if module else q.module,
+            self.t("mc_item") if item.kind == "choice" else self.t("open_item"),
+        ]
         self.query_one("#quiz-progress", Static).update(plain(" · ".join(filter(None, where))))
         area = self.query_one("#answer-input", TextArea)
         options = self.query_one("#quiz-options", OptionList)
         feedback = self.query_one("#quiz-feedback", Markdown)
         if item.kind == "question":
-            self.query_one("#quiz-question", Markdown).update(f"## {escape_dunders(q.question.get(lang))}\n\n*{self.t('your_answer')} · ctrl+r: {self.t('reveal')}*")
+            self.query_one("#quiz-question", Markdown).update(
+                f"## {escape_dunders(q.question.get(lang))}\n\n*{self.t('your_answer')} · ctrl+r: {self.t('reveal')}*"
+            )
             area.display, options.display = True, False
             if not keep:
                 area.focus()
@@ -100,8 +105,12 @@ class QuizSessionScreen(BaseScreen):
             area.display, options.display = False, True
             highlighted = options.highlighted
             options.clear_options()
-            marks = ["☑ " if i in self.picked else ("☐ " if choice.select_all else "") for i in range(len(choice.options))]
-            options.add_options([plain(f"{marks[i]}{chr(65 + i)}. {o.text.get(lang)}") for i, o in enumerate(choice.options)])
+            marks = [
+                "☑ " if i in self.picked else ("☐ " if choice.select_all else "") for i in range(len(choice.options))
+            ]
+            options.add_options(
+                [plain(f"{marks[i]}{chr(65 + i)}. {o.text.get(lang)}") for i, o in enumerate(choice.options)]
+            )
             options.disabled = self.answered
             if not keep:
                 options.highlighted = 0
@@ -118,12 +127,17 @@ class QuizSessionScreen(BaseScreen):
         typed = self.query_one("#answer-input", TextArea).text
         covered, missing = keyword_coverage(typed, q.keywords, lang)
         kw = "  ".join([f"**✓ {label(k, lang)}**" for k in covered] + [f"✗ *{label(k, lang)}*" for k in missing])
-        parts = [f"*{self.t('rate_prompt')}*", f"**{self.t('keywords_covered')}: {len(covered)}/{len(q.keywords)}**  {kw}",
-                 q.answer.get(lang)]
+        parts = [
+            f"*{self.t('rate_prompt')}*",
+            f"**{self.t('keywords_covered')}: {len(covered)}/{len(q.keywords)}**  {kw}",
+            q.answer.get(lang),
+        ]
         if q.key_points.get(lang):
             parts += [f"### {self.t('key_points')}", "\n".join(f"- {p}" for p in q.key_points.get(lang))]
         if self.mock and q.follow_ups:
-            parts += [f"### {self.t('follow_ups')}"] + [f"**{f.question.get(lang)}**\n\n{f.answer.get(lang)}" for f in q.follow_ups]
+            parts += [f"### {self.t('follow_ups')}"] + [
+                f"**{f.question.get(lang)}**\n\n{f.answer.get(lang)}" for f in q.follow_ups
+            ]
         parts.append(f"*{self.rating_line()}*")
         return "\n\n".join(parts)
 

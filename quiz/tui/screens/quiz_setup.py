@@ -24,8 +24,10 @@ class QuizSetupScreen(BaseScreen):
         with VerticalScroll(id="settings-form"):
             yield Label(self.t("mock") if self.mock else self.t("quiz"), classes="title")
             yield Label(self.t("module"))
-            yield SelectionList[str](*[(plain(m.name.get(self.lang)), m.id, False) for m in self.ctx.bank.populated_modules()],
-                                     id="quiz-modules")
+            yield SelectionList[str](
+                *[(plain(m.name.get(self.lang)), m.id, False) for m in self.ctx.bank.populated_modules()],
+                id="quiz-modules",
+            )
             yield Label(self.t("count"))
             yield Input("5" if self.mock else "10", id="quiz-count", type="integer")
             with Horizontal(classes="rating-row"):
@@ -53,8 +55,14 @@ class QuizSetupScreen(BaseScreen):
         raw = self.query_one("#quiz-count", Input).value or "10"
         count = max(1, min(int(raw) if raw.isdigit() else 10, 100))
         mock = self.query_one("#quiz-mock", Switch).value
-        items = build_items(self.ctx.bank, modules, count, store=self.ctx.store,
-                            weakest=self.query_one("#quiz-weakest", Switch).value, mock=mock)
+        items = build_items(
+            self.ctx.bank,
+            modules,
+            count,
+            store=self.ctx.store,
+            weakest=self.query_one("#quiz-weakest", Switch).value,
+            mock=mock,
+        )
         if not items:
             self.notify("0 " + self.t("questions").lower(), severity="warning")
             return

@@ -19,9 +19,11 @@ class QuizSummaryScreen(BaseScreen):
         s, bank, lang = self.summary, self.ctx.bank, self.lang
         total = len(s.outcomes)
         mins, secs = divmod(int(self.seconds), 60)
-        lines = [f"# {self.t('summary')}",
-                 f"**{self.t('score')}**: {s.correct}/{total}" + (f" ({s.correct / total:.0%})" if total else ""),
-                 f"**{self.t('time')}**: {mins}m{secs:02d}s"]
+        lines = [
+            f"# {self.t('summary')}",
+            f"**{self.t('score')}**: {s.correct}/{total}" + (f" ({s.correct / total:.0%})" if total else ""),
+            f"**{self.t('time')}**: {mins}m{secs:02d}s",
+        ]
         weak = s.weakest()
         if weak:
             lines.append(f"### {self.t('weakest')}")

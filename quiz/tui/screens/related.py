@@ -22,16 +22,20 @@ class RelatedScreen(ModalScreen):
         """(kind, id, label): related questions first, then the question's exercises."""
         bank, lang = self.app.ctx.bank, self.app.lang
         q = bank.questions[self.question_id]
-        out = [("question", r.id, f"#{r.number or '-'} {r.question.get(lang)}")
-               for r in (bank.questions[i] for i in q.related if i in bank.questions)]
+        out = [
+            ("question", r.id, f"#{r.number or '-'} {r.question.get(lang)}")
+            for r in (bank.questions[i] for i in q.related if i in bank.questions)
+        ]
         out += [("exercise", e.id, f"⚙ {e.title.get(lang)}") for e in bank.exercises_for(q.id)]
         return out
 
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog"):
             yield Label(self.app.t("jump_related"), classes="title")
-            yield OptionList(*[Option(Content(label), id=f"{kind}:{target}") for kind, target, label in self.targets()],
-                             id="related-list")
+            yield OptionList(
+                *[Option(Content(label), id=f"{kind}:{target}") for kind, target, label in self.targets()],
+                id="related-list",
+            )
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         kind, target = str(event.option.id).split(":", 1)

@@ -61,8 +61,16 @@ class ReviewScreen(BaseScreen):
         from quiz.session.review import ReviewSession
 
         s = self.ctx.services
-        self.session = ReviewSession(s.store, self.ctx.bank, s.clock, s.scheduler, s.limits, lang=self.lang,
-                                     modules=self.modules, interleaved=self.ctx.settings.interleave_modules)
+        self.session = ReviewSession(
+            s.store,
+            self.ctx.bank,
+            s.clock,
+            s.scheduler,
+            s.limits,
+            lang=self.lang,
+            modules=self.modules,
+            interleaved=self.ctx.settings.interleave_modules,
+        )
         self.show_next()
         self.countdown = self.set_interval(1, self.tick)
 
@@ -113,9 +121,12 @@ class ReviewScreen(BaseScreen):
         question_id, card = parse_card_id(state.card_id)
         q = self.ctx.bank.questions.get(question_id)
         module = self.ctx.bank.modules.get(q.module) if q else None
-        parts = [f"#{q.number}" if q and q.number else "", module.name.get(self.lang) if module else view.module,
-                 self.t("kind_flashcard") if card else self.t("kind_question"),
-                 self.t("state_new") if state.is_new else self.t("state_due")]
+        parts = [
+            f"#{q.number}" if q and q.number else "",
+            module.name.get(self.lang) if module else view.module,
+            self.t("kind_flashcard") if card else self.t("kind_question"),
+            self.t("state_new") if state.is_new else self.t("state_due"),
+        ]
         if state.leech:
             parts.append("⚠ " + self.t("leech"))
         return " · ".join(p for p in parts if p)
@@ -127,8 +138,15 @@ class ReviewScreen(BaseScreen):
         from quiz.srs.stats import compute_stats
 
         s = self.ctx.services
-        stats = compute_stats(s.store, content_cards(self.ctx.bank, self.modules), s.clock, s.limits, days=1,
-                              forecast_days=2, heatmap_days=1)
+        stats = compute_stats(
+            s.store,
+            content_cards(self.ctx.bank, self.modules),
+            s.clock,
+            s.limits,
+            days=1,
+            forecast_days=2,
+            heatmap_days=1,
+        )
         self.done_info = (later, when, stats["forecast"][1])
         return self._render_done()
 
@@ -137,7 +155,10 @@ class ReviewScreen(BaseScreen):
         later, when, tomorrow = self.done_info
         if later and when is not None:
             wait = max(int((when - self.ctx.services.clock.now()).total_seconds()), 0)
-            lines = [f"## {self.t('come_back_in')} {wait // 60}:{wait % 60:02d}", self.t("learning_later").format(n=later)]
+            lines = [
+                f"## {self.t('come_back_in')} {wait // 60}:{wait % 60:02d}",
+                self.t("learning_later").format(n=later),
+            ]
         else:
             lines = [f"## {self.t('review_done')}"]
         lines.append(f"{self.session.reviewed} ✓ · {self.t('tomorrow')}: **{tomorrow}**")

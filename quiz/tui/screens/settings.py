@@ -40,8 +40,12 @@ class SettingsScreen(BaseScreen):
             yield Switch(value=s.bury_siblings, id="set-bury-siblings")
             yield Label(self.t("theme"))
             themes = sorted(self.app.available_themes)
-            yield Select([(name, name) for name in themes], value=s.theme if s.theme in themes else self.app.theme,
-                         allow_blank=False, id="set-theme")
+            yield Select(
+                [(name, name) for name in themes],
+                value=s.theme if s.theme in themes else self.app.theme,
+                allow_blank=False,
+                id="set-theme",
+            )
             yield Button(self.t("save"), id="settings-save", variant="primary")
             yield Label(self.t("fsrs_fitted" if self._fitted() else "fsrs_default"), id="settings-fsrs")
         yield KeyBar()

@@ -22,7 +22,7 @@ def heatmap(counts: list[int], today: date, weekdays: list[str], months: list[st
         month = (first + timedelta(days=7 * week)).month
         if month != last_month:
             name = months[month - 1]
-            if week + width(name) <= weeks and all(c == " " for c in top[week: week + width(name)]):
+            if week + width(name) <= weeks and all(c == " " for c in top[week : week + width(name)]):
                 top[week] = name
                 for k in range(1, width(name)):
                     top[week + k] = ""
@@ -85,10 +85,16 @@ def hbar(fraction: float, cells: int = 20) -> str:
     fraction = max(0.0, min(1.0, fraction))
     full = int(fraction * cells)
     part = int((fraction * cells - full) * 8)
-    return "█" * full + (BARS[part] if part and full < cells else "") + " " * (cells - full - (1 if part and full < cells else 0))
+    return (
+        "█" * full
+        + (BARS[part] if part and full < cells else "")
+        + " " * (cells - full - (1 if part and full < cells else 0))
+    )
 
 
-def labelled_bars(rows: list[tuple[str, int]], bar_cells: int = 24, label_cells: int | None = None, colour: str = "cyan") -> str:
+def labelled_bars(
+    rows: list[tuple[str, int]], bar_cells: int = 24, label_cells: int | None = None, colour: str = "cyan"
+) -> str:
     """One line per row: label, a bar scaled to the largest value, the count and its share."""
     total = sum(v for _, v in rows)
     peak = max((v for _, v in rows), default=0) or 1
@@ -96,7 +102,9 @@ def labelled_bars(rows: list[tuple[str, int]], bar_cells: int = 24, label_cells:
     out = []
     for label, value in rows:
         share = f"{value / total:>4.0%}" if total else "   -"
-        out.append(f"{fit(label, label_cells)} [{colour}]{hbar(value / peak, bar_cells)}[/{colour}] {value:>4} [dim]{share}[/dim]")
+        out.append(
+            f"{fit(label, label_cells)} [{colour}]{hbar(value / peak, bar_cells)}[/{colour}] {value:>4} [dim]{share}[/dim]"
+        )
     return "\n".join(out)
 
 
@@ -110,7 +118,11 @@ def percent_columns(values: list[float | None], left: str, right: str, height: i
                 cells.append("   ")
                 continue
             filled = v * height
-            cells.append("██" if filled >= level else (BARS[max(1, int((filled - level + 1) * 8))] * 2 if filled > level - 1 else "  "))
+            cells.append(
+                "██"
+                if filled >= level
+                else (BARS[max(1, int((filled - level + 1) * 8))] * 2 if filled > level - 1 else "  ")
+            )
             cells.append(" ")
         tick = "100%" if level == height else "    "
         lines.append(f"[dim]{tick}┤[/dim][green]{''.join(cells)}[/green]")
