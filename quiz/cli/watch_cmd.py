@@ -165,8 +165,25 @@ def watch(ctx: click.Context, exercise_id: str | None) -> None:
             current, hints_shown = following, 0
 
 
+_pending = bytearray()  # bytes read from a piped stdin that do not yet end a line
+
+
+def _next_line() -> str | None:
+    if b"\n" not in _pending:
+        return None
+    line, _, rest = bytes(_pending).partition(b"\n")
+    _pending[:] = rest
+    return line.decode(errors="replace").strip().lower()
+
+
 def _key(raw: bool) -> str | None:
-    """A key (raw terminal) or a line typed on stdin; 'eof' at end of input; None when nothing was typed yet."""
+    """A key (raw terminal) or a line typed on stdin; 'eof' at end of input; None when nothing was typed yet.
+    Lines are read from the descriptor, not through Python's buffer, so two lines that arrive together are
+    both seen (a buffered readline would hold the second until more input came)."""
+    if not raw:
+        line = _next_line()
+        if line is not None:
+            return line
     try:
         ready, _, _ = select.select([sys.stdin], [], [], 0.1)
     except (OSError, ValueError):
@@ -178,7 +195,11 @@ def _key(raw: bool) -> str | None:
         if not char:
             return "eof"
         return "" if char in "\r\n" else char.lower()
-    line = sys.stdin.readline()
-    if not line:
+    chunk = os.read(sys.stdin.fileno(), 4096)
+    if not chunk:
+        if _pending:
+            _pending.extend(b"\n")
+            return _next_line()
         return "eof"
-    return line.strip().lower()
+    _pending.extend(chunk)
+    return _next_line()
