@@ -4,23 +4,15 @@ measurement on the inputs its seed gives, and emit one record per check. Nothing
 from __future__ import annotations
 
 import os
-import traceback
 import types
 from pathlib import Path
 from typing import Any, Callable
 
 from quiz.grader.kinds import kernel, module_for
 from quiz.grader.loading import load_module
+from quiz.grader.mistakes import learner_line
 
 Emit = Callable[[dict], None]
-
-
-def _line(exc: BaseException, filename: str) -> int | None:
-    line = None
-    for frame in traceback.extract_tb(exc.__traceback__):
-        if frame.filename == filename:
-            line = frame.lineno
-    return line
 
 
 def run(code: Any, filename: str, exercise: dict, folder: Path, plans: list[dict], emit: Emit) -> None:
@@ -45,7 +37,13 @@ def run(code: Any, filename: str, exercise: dict, folder: Path, plans: list[dict
         exec(code, module.__dict__)
     except BaseException as exc:  # noqa: BLE001 - reported; the judge decides what it means
         emit(
-            {"load_error": {"type": type(exc).__name__[:80], "message": str(exc)[:2000], "line": _line(exc, filename)}}
+            {
+                "load_error": {
+                    "type": type(exc).__name__[:80],
+                    "message": str(exc)[:2000],
+                    "line": learner_line(exc, filename),
+                }
+            }
         )
         return
     entry = getattr(module, exercise["entry"], None)
@@ -75,7 +73,7 @@ def run(code: Any, filename: str, exercise: dict, folder: Path, plans: list[dict
                     "raised": {
                         "type": type(exc).__name__[:80],
                         "message": str(exc)[:2000],
-                        "line": _line(exc, filename),
+                        "line": learner_line(exc, filename),
                         "hint": style_hint(entry)[:400],
                     },
                 }

@@ -3,8 +3,18 @@
 from __future__ import annotations
 
 import re
+import traceback
 
 from quiz.grader.say import say
+
+
+def learner_line(exc: BaseException, filename: str) -> int | None:
+    """The last line of the learner's file in the exception's traceback, or None."""
+    line = None
+    for frame in traceback.extract_tb(exc.__traceback__):
+        if frame.filename == filename:
+            line = frame.lineno
+    return line
 
 
 def out_of_memory() -> str:

@@ -8,13 +8,12 @@ from __future__ import annotations
 
 import builtins
 import inspect
-import traceback
 from typing import Any
 
 import torch
 
 from quiz.grader import wire
-from quiz.grader.mistakes import explain
+from quiz.grader.mistakes import explain, learner_line
 from quiz.grader.results import FAIL, PASS, TestResult
 from quiz.grader.say import say
 
@@ -142,7 +141,7 @@ class Recorder:
             record["raised"] = {
                 "type": type(exc).__name__[:80],
                 "message": str(exc)[:2000],
-                "line": _line(exc, log.filename),
+                "line": learner_line(exc, log.filename),
             }
             record["post"] = _post(args, kwargs)
             raise
@@ -207,14 +206,6 @@ def encode_result(value: Any, xs: list[torch.Tensor], depth: int = 0) -> Any:
 
 def _post(args: tuple, kwargs: dict) -> list:
     return [state_of(a) for a in args] + [[k, state_of(v)] for k, v in kwargs.items()]
-
-
-def _line(exc: BaseException, filename: str) -> int | None:
-    line = None
-    for frame in traceback.extract_tb(exc.__traceback__):
-        if frame.filename == filename:
-            line = frame.lineno
-    return line
 
 
 def measure(entry: Any, check: dict, seed: int, helpers: Any, filename: str) -> dict:
