@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, Literal, Optional, Union
 
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr, field_validator
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr, field_validator, model_validator
 
 from quiz.content.references import reference_problem
 
@@ -131,7 +131,9 @@ class Arg(Model):
 class Check(Model):
     """One declarative check; `kind` decides which fields matter."""
 
-    kind: Literal["gradcheck", "gradgradcheck", "reference", "saved", "backward_contract", "function", "kernel"]
+    kind: Literal[
+        "gradcheck", "gradgradcheck", "reference", "saved", "backward_contract", "function", "kernel", "distributed"
+    ]
     name: Optional[Union[StrictStr, Text]] = None  # a string, or {zh, en}
     args: list[Arg] = []
     reference: Optional[StrictStr] = None  # a torch op (see quiz.content.references), or checks:NAME
@@ -140,6 +142,17 @@ class Check(Model):
     rtol: Number = 1e-5
     function: Optional[StrictStr] = None  # a function in checks.py (kinds function and saved)
     min_launches: Annotated[StrictInt, Field(ge=1, le=64)] = 1  # kernel: launches of the file's own kernels
+    world_size: Annotated[StrictInt, Field(ge=2, le=4)] = 2  # distributed: how many ranks
+    judge: Optional[StrictStr] = None  # distributed: the judge function in checks.py
+    timeout_s: Optional[Annotated[Number, Field(gt=0, le=60)]] = None  # distributed: how long ranks may take
+
+    @model_validator(mode="after")
+    def _fields_of_kind(self) -> "Check":
+        if self.kind in ("function", "saved", "distributed") and not self.function:
+            raise ValueError(f"a '{self.kind}' check needs 'function' (a function in checks.py)")
+        if self.kind == "distributed" and not self.judge:
+            raise ValueError("a 'distributed' check needs 'judge' (a judge function in checks.py)")
+        return self
 
     @field_validator("reference")
     @classmethod

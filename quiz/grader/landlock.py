@@ -65,9 +65,10 @@ def abi_version() -> int:
     return max(int(version), 0)
 
 
-def restrict(writable: list[str], abi: int | None = None) -> list[str]:
+def restrict(writable: list[str], abi: int | None = None, tcp: bool = False) -> list[str]:
     """Apply to the calling thread (and what it forks): read and execute anywhere, write only below
-    `writable`, no signals or ptrace outside the domain (ABI 6+ for signals), no TCP (ABI 4+).
+    `writable`, no signals or ptrace outside the domain (ABI 6+ for signals), no TCP (ABI 4+) unless `tcp`
+    (for a process that already sits in a network namespace of its own, where loopback is all there is).
     Returns the names of what was switched on; raises OSError if Landlock is there but fails."""
     abi = abi_version() if abi is None else abi
     if abi <= 0:
@@ -77,7 +78,7 @@ def restrict(writable: list[str], abi: int | None = None) -> list[str]:
     attr = _RulesetAttr(handled_access_fs=fs)
     size = 8
     active = ["landlock-fs", "landlock-ptrace"]
-    if abi >= 4:
+    if abi >= 4 and not tcp:
         attr.handled_access_net = NET_BIND_TCP | NET_CONNECT_TCP
         size = 16
         active.append("landlock-net")

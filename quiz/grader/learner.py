@@ -4,6 +4,7 @@ measurement on the inputs its seed gives, and emit one record per check. Nothing
 from __future__ import annotations
 
 import os
+import time
 import types
 from pathlib import Path
 from typing import Any, Callable
@@ -16,6 +17,7 @@ Emit = Callable[[dict], None]
 
 
 def run(code: Any, filename: str, exercise: dict, folder: Path, plans: list[dict], emit: Emit) -> None:
+    budget_end = time.monotonic() + float(exercise.get("time_limit_s", 10)) - 1.0
     helpers = load_module(folder / "checks.py", "exercise_checks")
     if kernel.uses_kernels(exercise):
         try:
@@ -56,10 +58,11 @@ def run(code: Any, filename: str, exercise: dict, folder: Path, plans: list[dict
             plan["check"],
             autograd_function=bool(exercise.get("autograd_function")),
             device=exercise.get("device", "cpu"),
+            budget_end=budget_end,
         )
         kind = module_for(check["kind"])
         try:
-            if kind.KINDS == ("function",):
+            if kind.KINDS in (("function",), ("distributed",)):
                 data = kind.measure(entry, check, plan["seed"], helpers, filename)
             else:
                 data = kind.measure(entry, check, plan["seed"], helpers)

@@ -26,12 +26,13 @@ _PR_SET_PDEATHSIG, _PR_SET_DUMPABLE, _PR_SET_CHILD_SUBREAPER = 1, 4, 36
 _PR_CAPBSET_DROP, _PR_SET_SECUREBITS, _PR_CAP_AMBIENT, _PR_CAP_AMBIENT_CLEAR_ALL = 24, 28, 47, 4
 _SECUREBITS_LOCKED_NOROOT = 0b101111  # NOROOT, NO_SETUID_FIXUP and KEEP_CAPS, each locked
 _SYS_CAPSET = {"x86_64": 126, "aarch64": 91}
-_CLONE_NEWUSER, _CLONE_NEWPID = 0x10000000, 0x20000000
+_CLONE_NEWUSER, _CLONE_NEWPID, _CLONE_NEWNET = 0x10000000, 0x20000000, 0x40000000
+_SIOCGIFFLAGS, _SIOCSIFFLAGS, _IFF_UP = 0x8913, 0x8914, 0x1
 
 Emit = Callable[[dict], None]
 
 # Fences switched off, for the tests that show each one matters ("landlock", "caps", "pid-namespace",
-# "pdeathsig", "not-dumpable", "subreaper", "cgroup"); empty in normal use.
+# "pdeathsig", "not-dumpable", "subreaper", "cgroup", "net-namespace"); empty in normal use.
 DISABLED: set[str] = set()
 
 
@@ -81,6 +82,23 @@ def _can_unshare_pids() -> bool:
         os._exit(0 if _libc().unshare(flags) == 0 else 1)
     _, status = os.waitpid(pid, 0)
     return os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0
+
+
+def _can_unshare_net() -> bool:
+    pid = os.fork()
+    if pid == 0:
+        os._exit(0 if _enter_net_namespace() else 1)
+    _, status = os.waitpid(pid, 0)
+    return os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0
+
+
+def net_fences(fences: list[str]) -> list[str]:
+    """The fences of a check that needs TCP between its own processes (torch.distributed ranks): a network
+    namespace of its own whose only interface is loopback takes the place of Landlock's "no TCP"."""
+    out = [f for f in fences if f != "landlock-net"]
+    if "net-namespace" not in DISABLED and _can_unshare_net():
+        out.append("net-namespace-loopback-only")
+    return out
 
 
 def probe() -> list[str]:
@@ -165,6 +183,39 @@ def _enter_pid_namespace() -> bool:
                     fh.write(text)
         except OSError:
             pass
+    return True
+
+
+def _enter_net_namespace() -> bool:
+    """A network namespace of this process's own, with only its loopback interface, switched on: TCP works
+    between the processes inside and reaches nothing outside. Root unshares it directly; anyone else
+    inside a user namespace (or the one a PID namespace already made)."""
+    libc = _libc()
+    if libc.unshare(_CLONE_NEWNET) != 0:
+        uid, gid = os.geteuid(), os.getegid()
+        if libc.unshare(_CLONE_NEWUSER | _CLONE_NEWNET) != 0:
+            return False
+        try:
+            for name, text in (("setgroups", "deny"), ("uid_map", f"{uid} {uid} 1"), ("gid_map", f"{gid} {gid} 1")):
+                with open(f"/proc/self/{name}", "w") as fh:
+                    fh.write(text)
+        except OSError:
+            pass
+    return _loopback_up()
+
+
+def _loopback_up() -> bool:
+    import fcntl
+    import socket
+    import struct
+
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as sock:
+            request = struct.pack("16sh14x", b"lo", 0)
+            flags = struct.unpack("16sh14x", fcntl.ioctl(sock, _SIOCGIFFLAGS, request))[1]
+            fcntl.ioctl(sock, _SIOCSIFFLAGS, struct.pack("16sh14x", b"lo", flags | _IFF_UP))
+    except OSError:
+        return False
     return True
 
 
@@ -301,24 +352,32 @@ def gpu_device_files() -> list[str]:
     return sorted(glob.glob("/dev/nvidia*")) + sorted(glob.glob("/dev/dri/renderD*"))
 
 
-def _fence(scratch: str, cpu_seconds: float, pids: bool, gpu: bool = False) -> None:
+def _fence(scratch: str, cpu_seconds: float, pids: bool, gpu: bool = False, net: bool = False) -> None:
     # A PID namespace costs a second fork of this large process; a pids cgroup does its job (every
     # descendant found and killed, whatever it reparented to) for free, so it is used where there is one.
     if pids and CGROUP is None and "pid-namespace" not in DISABLED and _enter_pid_namespace():
         _become_pid_one()
+    if net and "net-namespace" not in DISABLED:
+        _enter_net_namespace()  # where none can be made TCP stays open, and the result's protections say so
     _limit(cpu_seconds, address_space=not gpu)
     os.chdir(scratch)
     os.environ["TMPDIR"] = scratch
     if "landlock" not in DISABLED:
-        landlock.restrict([scratch] + (gpu_device_files() if gpu else []))
+        landlock.restrict([scratch] + (gpu_device_files() if gpu else []), tcp=net)
     _drop_capabilities()
 
 
 def run_limited(
-    target: Callable[[Emit], None], timeout_s: float, scratch: str, pids: bool = True, gpu: bool = False
+    target: Callable[[Emit], None],
+    timeout_s: float,
+    scratch: str,
+    pids: bool = True,
+    gpu: bool = False,
+    net: bool = False,
 ) -> ChildOutcome:
     """Fork; the child fences itself and runs `target(emit)`, each `emit(dict)` one JSON line back.
-    `gpu`: the child may open the GPU's device files and has no address-space limit."""
+    `gpu`: the child may open the GPU's device files and has no address-space limit. `net`: the child
+    may use TCP, inside a network namespace of its own (loopback only)."""
     result_r, result_w = os.pipe()
     out_r, out_w = os.pipe()
     start = time.perf_counter()
@@ -341,7 +400,7 @@ def run_limited(
             _close_other_fds(keep={0, 1, 2, result_w})
             if CGROUP is not None:
                 CGROUP.join()
-            _fence(scratch, timeout_s, pids, gpu)
+            _fence(scratch, timeout_s, pids, gpu, net)
             sink = os.fdopen(result_w, "wb", buffering=0)
 
             def emit(record: dict) -> None:

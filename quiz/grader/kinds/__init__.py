@@ -6,10 +6,10 @@ from types import ModuleType
 
 
 def module_for(check_kind: str) -> ModuleType:
-    from quiz.grader.kinds import autograd, function, kernel
+    from quiz.grader.kinds import autograd, distributed, function, kernel
     from quiz.grader.say import say
 
-    for module in (autograd, function, kernel):
+    for module in (autograd, function, kernel, distributed):
         if check_kind in module.KINDS:
             return module
     raise LookupError(say(f"unknown check kind {check_kind!r}", f"未知的检查类型 {check_kind!r}"))
