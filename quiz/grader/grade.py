@@ -83,6 +83,7 @@ def grade(
     net = any(c.get("kind") == "distributed" for c in exercise["checks"])
     if net:
         fences = net_fences(fences or [])
+        _preload_for_ranks()
     outcome = run_limited(
         lambda emit: learner.run(code, str(file), exercise, folder, plans, emit), limit, learner_dir, gpu=gpu, net=net
     )
@@ -164,6 +165,12 @@ _NOISE = re.compile(
 
 def _without_grader_noise(output: str) -> str:
     return _NOISE.sub("", output)
+
+
+def _preload_for_ranks() -> None:
+    """DistributedDataParallel imports torch._dynamo on first use, which takes seconds: imported once here,
+    in the worker, every check's ranks inherit it instead of each importing it at the same time."""
+    import torch._dynamo  # noqa: F401
 
 
 def _builtin(folder: Path) -> bool:
