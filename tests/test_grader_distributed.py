@@ -215,3 +215,21 @@ def test_the_kind_needs_its_functions():
 def test_the_learner_files_own_folder_is_unchanged(tmp_path: Path, worker):
     grade_source(worker, tmp_path, SOLUTION, ring_exercise(), RING)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["answer.py"]
+
+
+def test_a_file_that_sets_up_its_own_process_group_is_told_to_leave_it(worker, tmp_path):
+    source = (
+        "import torch.distributed as dist\n"
+        "dist.init_process_group('gloo', init_method='tcp://127.0.0.1:1', rank=0, world_size=1)\n" + SOLUTION
+    )
+    test = grade_source(worker, tmp_path, source, ring_exercise(), RING).tests[0]
+    assert test.status in ("fail", "error") and test.status != "pass"
+    assert "leave that to the grader" in test.message or "loading your file failed" in test.message, test.to_dict()
+
+
+def test_messages_come_in_chinese_too(worker, tmp_path):
+    path = tmp_path / "answer.py"
+    path.write_text(DEADLOCK, encoding="utf-8")
+    result = worker.grade(ring_exercise(timeout_s=1), RING, path, lang="zh")
+    assert result.tests[0].status == "timeout"
+    assert "仍在等待" in result.tests[0].message and "rank 0 停在 recv(src=3)" in result.tests[0].message

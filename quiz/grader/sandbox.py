@@ -84,7 +84,16 @@ def _can_unshare_pids() -> bool:
     return os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0
 
 
+_NET_PROBED: list[bool] = []  # asked once per worker
+
+
 def _can_unshare_net() -> bool:
+    if not _NET_PROBED:
+        _NET_PROBED.append(_probe_net())
+    return _NET_PROBED[0]
+
+
+def _probe_net() -> bool:
     pid = os.fork()
     if pid == 0:
         os._exit(0 if _enter_net_namespace() else 1)

@@ -117,8 +117,9 @@ def _rank_failure(rank: int, r: dict, reports: list[dict]) -> tuple[str, str]:
     if status == "setup_error":
         text = str(r.get("setup_error", ""))[:500]
         return ERROR, say(
-            f"rank {rank} could not join the process group (grader problem): {text}",
-            f"rank {rank} 无法加入进程组（评测器自身的问题）：{text}",
+            f"rank {rank} could not join the process group the grader sets up (if your file creates one itself "
+            f"when it is loaded, leave that to the grader): {text}",
+            f"rank {rank} 无法加入评测器建立的进程组（如果你的文件在加载时自己建立了进程组，请交给评测器来做）：{text}",
         )
     sig = r.get("signal")
     how = (
