@@ -233,3 +233,14 @@ def test_messages_come_in_chinese_too(worker, tmp_path):
     result = worker.grade(ring_exercise(timeout_s=1), RING, path, lang="zh")
     assert result.tests[0].status == "timeout"
     assert "仍在等待" in result.tests[0].message and "rank 0 停在 recv(src=3)" in result.tests[0].message
+
+
+def test_a_kernel_exercise_still_passes_after_a_distributed_one_in_the_same_worker(worker, tmp_path):
+    from quiz.grader.triton_support import available
+
+    if not available():
+        pytest.skip("Triton is not installed")
+    assert grade_source(worker, tmp_path, SOLUTION, load_exercise(RING), RING).status == "pass"
+    kernel = paths.builtin_content_dir() / "03-custom-operators" / "exercises" / "triton-vector-add"
+    result = worker.grade(load_exercise(kernel), kernel, kernel / "solution.py", device="cpu")
+    assert result.status == "pass", [t.to_dict() for t in result.tests]  # Triton was not imported by the worker

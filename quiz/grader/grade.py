@@ -169,8 +169,20 @@ def _without_grader_noise(output: str) -> str:
 
 def _preload_for_ranks() -> None:
     """DistributedDataParallel imports torch._dynamo on first use, which takes seconds: imported once here,
-    in the worker, every check's ranks inherit it instead of each importing it at the same time."""
-    import torch._dynamo  # noqa: F401
+    in the worker, every check's ranks inherit it instead of each importing it at the same time. Triton is
+    kept out while it loads: a kernel check's child must import Triton itself, after choosing the interpreter."""
+    import sys
+
+    if "torch._dynamo" in sys.modules:
+        return
+    keep_out = "triton" not in sys.modules
+    if keep_out:
+        sys.modules["triton"] = None  # type: ignore[assignment]  # makes `import triton` raise ImportError
+    try:
+        import torch._dynamo  # noqa: F401
+    finally:
+        if keep_out and "triton" in sys.modules and sys.modules["triton"] is None:
+            del sys.modules["triton"]
 
 
 def _builtin(folder: Path) -> bool:
