@@ -241,6 +241,6 @@ def test_a_kernel_exercise_still_passes_after_a_distributed_one_in_the_same_work
     if not available():
         pytest.skip("Triton is not installed")
     assert grade_source(worker, tmp_path, SOLUTION, load_exercise(RING), RING).status == "pass"
-    kernel = paths.builtin_content_dir() / "03-custom-operators" / "exercises" / "triton-vector-add"
+    kernel = paths.builtin_content_dir() / "03-custom-operators" / "exercises" / "triton-flash-attention"
     result = worker.grade(load_exercise(kernel), kernel, kernel / "solution.py", device="cpu")
     assert result.status == "pass", [t.to_dict() for t in result.tests]  # Triton was not imported by the worker
