@@ -93,3 +93,7 @@ def main() -> None:
             raise
         click.echo(f"error: {message}", err=True)
         sys.exit(1)
+
+
+if __name__ == "__main__":
+    main()

@@ -111,7 +111,7 @@ def test_salt_separates_tenants(entry):
         "(what vLLM's cache_salt does, keeping cache reuse inside one tenant)",
         f"不加 salt、salt 'tenant-1'、salt 'tenant-2' 三者的每个块都必须得到不同的 key，但块 {clash} 的 key 相同："
         "把 salt 放进第一个块的 hash，链式 hash 会把它带到后面每个块（vLLM 的 cache_salt 就是这样，"
-        "使租户无法通过缓存命中探测彼此的 prompt）")
+        "把缓存复用限制在同一租户之内）")
 
 
 def _allocate(cache, model, tokens, note, salt=None):
