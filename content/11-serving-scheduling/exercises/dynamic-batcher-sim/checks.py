@@ -107,8 +107,8 @@ def _compare(entry, reqs, max_batch, preferred=(), delay=0, note=("", "")):
             hint = say(f" This looks like {en}.", f"看起来是这个错误：{zh}。")
             break
     trace = ", ".join(f"{t}" if s == 1 else f"{t}(x{s})" for t, s in reqs[:14]) + (" ..." if len(reqs) > 14 else "")
-    config = (f"max_batch_size {max_batch}, preferred_batch_size {list(preferred) or '[] (so [' + str(max_batch) + '])'}, "
-              f"max_queue_delay_us {delay}")
+    shown = list(preferred) or say(f"[] (so [{max_batch}])", f"[]（即 [{max_batch}]）")
+    config = f"max_batch_size {max_batch}, preferred_batch_size {shown}, max_queue_delay_us {delay}"
     at = (say(f"batch {k}: expected {want[k]}, got {got[k]}", f"第 {k} 个批：应为 {want[k]}，实际是 {got[k]}")
           if k < len(got) and k < len(want) else
           say(f"expected {len(want)} batches, got {len(got)}", f"应有 {len(want)} 个批，实际有 {len(got)} 个"))
