@@ -46,12 +46,18 @@ def reference(reqs, max_batch, preferred=(), delay=0, mistake=None):
     queue, out, i, last = [], [], 0, None
     while events:
         now = heapq.heappop(events)
-        while events and events[0] == now:
-            heapq.heappop(events)
-        while i < len(reqs) and reqs[i][0] <= now:
-            queue.append(i)
-            last = reqs[i][0]
-            i += 1
+        if mistake == "one_at_a_time":  # one event per request: queue one, decide, then the next
+            if i < len(reqs) and reqs[i][0] <= now:
+                queue.append(i)
+                last = reqs[i][0]
+                i += 1
+        else:
+            while events and events[0] == now:
+                heapq.heappop(events)
+            while i < len(reqs) and reqs[i][0] <= now:
+                queue.append(i)
+                last = reqs[i][0]
+                i += 1
         while queue:
             take, wake = _decide(queue, reqs, now, max_batch, preferred, delay, mistake, last)
             if take is None:
@@ -68,6 +74,10 @@ MISTAKES = {
     "smallest_preferred": ("the first preferred size the queue reached was sent; Triton sends the largest preferred "
                            "size the queued requests can form",
                            "队列一凑到某个首选大小就发出了；Triton 发送的是队列里的请求能凑成的最大首选大小"),
+    "one_at_a_time": ("requests that arrive at the same time judged one by one; queue every request that has "
+                      "arrived by now, then decide, or a burst is cut into the first batch sizes it passes through",
+                      "同一时刻到达的请求被逐个判断了；应先把到此刻为止到达的请求全部入队再做决定，否则一波突发请求会在"
+                      "途经的第一个批大小处就被切开"),
     "delay_from_newest": ("the delay counted from the newest request; max_queue_delay_microseconds bounds how long the "
                           "oldest queued request waits, so new arrivals must not push the deadline back",
                           "延迟从最新到达的请求算起；max_queue_delay_microseconds 限制的是队列中最老请求的等待时间，"
@@ -101,11 +111,10 @@ def _compare(entry, reqs, max_batch, preferred=(), delay=0, note=("", "")):
     if got == want:
         return
     k = next((i for i in range(min(len(got), len(want))) if got[i] != want[i]), min(len(got), len(want)))
-    hint = ""
-    for name, (en, zh) in MISTAKES.items():
-        if got == reference(reqs, max_batch, preferred, delay, name):
-            hint = say(f" This looks like {en}.", f"看起来是这个错误：{zh}。")
-            break
+    names = [n for n in MISTAKES if got == reference(reqs, max_batch, preferred, delay, n)]
+    hint = say(f" This looks like {MISTAKES[names[0]][0]}.", f"看起来是这个错误：{MISTAKES[names[0]][1]}。") if names else ""
+    if len(names) > 1:
+        hint += say(f" It could also be {MISTAKES[names[1]][0]}.", f"也可能是：{MISTAKES[names[1]][1]}。")
     trace = ", ".join(f"{t}" if s == 1 else f"{t}(x{s})" for t, s in reqs[:14]) + (" ..." if len(reqs) > 14 else "")
     shown = list(preferred) or say(f"[] (so [{max_batch}])", f"[]（即 [{max_batch}]）")
     config = f"max_batch_size {max_batch}, preferred_batch_size {shown}, max_queue_delay_us {delay}"
