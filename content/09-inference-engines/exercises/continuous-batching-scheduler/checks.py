@@ -140,6 +140,7 @@ def test_a_new_request_joins_the_running_batch(entry):
 
 def test_steps_before_the_first_arrival_are_empty(entry):
     _compare(entry, [_req("a", 3, 2, 2)], 8, 4)
+    _compare(entry, [_req("late", 2, 3, 2), _req("early", 0, 2, 3)], 8, 1)  # the queue is ordered by arrival
 
 
 def test_long_prompt_is_chunked(entry):
