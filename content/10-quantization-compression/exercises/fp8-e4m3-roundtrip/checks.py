@@ -32,6 +32,11 @@ def _quantize(entry, x, amax=None):
     assert isinstance(q, torch.Tensor) and q.shape == x.shape, say(
         f"q should be a tensor of x's shape {tuple(x.shape)}, got {type(q).__name__} {tuple(getattr(q, 'shape', ()))}",
         f"q 应是与 x 同形状 {tuple(x.shape)} 的 tensor，实际是 {type(q).__name__} {tuple(getattr(q, 'shape', ()))}")
+    # float8 is carried back to the judge as float64, so both stand for "float8_e4m3fn" here
+    assert q.dtype in (E4M3, torch.float64), say(
+        f"q should be a torch.float8_e4m3fn tensor (1 byte per value), got {q.dtype}: converting it back to a wider "
+        "type is dequantize's job",
+        f"q 应是 torch.float8_e4m3fn tensor（每个值 1 字节），实际是 {q.dtype}：转回更宽的类型是 dequantize 的事")
     assert isinstance(scale, torch.Tensor) and scale.dtype == torch.float32 and scale.numel() == 1, say(
         f"scale should be a one-element float32 tensor (as torch._scaled_mm's scales are), got "
         f"{getattr(scale, 'dtype', type(scale).__name__)} of {getattr(scale, 'numel', lambda: '?')()} element(s)",

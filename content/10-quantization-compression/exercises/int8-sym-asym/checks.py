@@ -95,8 +95,8 @@ def _codes_mistake(q, w, scale, axis):
     q = q.to(torch.int16)
     lo, hi = (-128, 127) if axis is not None else (-255, 255)
     if torch.equal(q, r.trunc().clamp(lo, hi).to(torch.int16)) or torch.equal(q, r.floor().clamp(lo, hi).to(torch.int16)):
-        return say(" (truncated toward zero: .to(torch.int8) cuts off the fraction; round first)",
-                   "（向零截断了：.to(torch.int8) 直接丢掉小数部分；要先 round）")
+        return say(" (the fraction was cut off: casting with .to(torch.int8) or .to(torch.uint8) truncates; torch.round first)",
+                   "（小数部分被直接丢掉了：.to(torch.int8) 或 .to(torch.uint8) 是截断；要先 torch.round）")
     if torch.equal(q, torch.floor(r + 0.5).clamp(lo, hi).to(torch.int16)):
         return say(" (halves rounded up with floor(x + 0.5); torch's quantize functions round halves to even, as torch.round does)",
                    "（用 floor(x + 0.5) 把一半向上取了；torch 的量化函数与 torch.round 一样把一半舍入到偶数）")
