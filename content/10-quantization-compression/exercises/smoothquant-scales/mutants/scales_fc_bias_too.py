@@ -10,6 +10,5 @@ def smooth_ln_fcs(ln, fcs, act_scales, alpha=0.5):
     ln.bias.div_(s)
     for fc in fcs:
         fc.weight.mul_(s.view(1, -1))
-        if fc.out_features == s.numel():
-            fc.bias.mul_(s)
+        fc.bias.mul_(s)
     return s

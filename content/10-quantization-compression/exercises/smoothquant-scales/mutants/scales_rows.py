@@ -9,5 +9,5 @@ def smooth_ln_fcs(ln, fcs, act_scales, alpha=0.5):
     ln.weight.div_(s)
     ln.bias.div_(s)
     for fc in fcs:
-        fc.weight.mul_(s.view(-1, 1)) if fc.out_features == s.numel() else fc.weight.mul_(s)  # column j of an nn.Linear weight meets input channel j
+        fc.weight.mul_(s.view(-1, 1))  # W is (in, out) in the paper: row j meets channel j
     return s
