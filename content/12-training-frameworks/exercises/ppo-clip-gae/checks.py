@@ -70,7 +70,14 @@ def _gae_mistake(got_adv, got_ret, args):
 
 
 def _gae(entry, rewards, values, dones, last_value, gamma, lam):
-    out = entry.gae(rewards.clone(), values.clone(), dones.clone(), last_value.clone(), gamma, lam)
+    inputs = (rewards, values, dones, last_value)
+    kept = [t.clone() for t in inputs]
+    out = entry.gae(rewards, values, dones, last_value, gamma, lam)
+    changed = [n for n, t, k in zip(("rewards", "values", "dones", "last_value"), inputs, kept) if not torch.equal(t, k)]
+    assert not changed, say(f"PPO.gae changed its input(s) {changed} in place; compute into new tensors",
+                            f"PPO.gae 原地修改了输入 {changed}；请把结果算到新的 tensor 里")
+    for t, k in zip(inputs, kept):
+        t.copy_(k)
     assert isinstance(out, tuple) and len(out) == 2, say(
         f"PPO.gae should return a pair (advantages, returns), got {type(out).__name__}",
         f"PPO.gae 应返回二元组 (advantages, returns)，实际返回了 {type(out).__name__}")
