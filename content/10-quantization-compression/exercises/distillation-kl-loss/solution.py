@@ -1,0 +1,10 @@
+import torch.nn.functional as F
+
+
+def distillation_loss(student_logits, teacher_logits, labels, T=2.0, alpha=0.5):
+    """alpha * T^2 * KL(teacher_T || student_T), batch-mean, plus (1 - alpha) * cross-entropy at T = 1."""
+    log_q = F.log_softmax(student_logits / T, dim=-1)
+    log_p = F.log_softmax(teacher_logits.detach() / T, dim=-1)  # the teacher is a constant
+    soft = F.kl_div(log_q, log_p, reduction="batchmean", log_target=True) * (T * T)
+    hard = F.cross_entropy(student_logits, labels)
+    return alpha * soft + (1 - alpha) * hard
