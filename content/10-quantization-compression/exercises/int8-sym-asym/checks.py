@@ -262,7 +262,7 @@ def test_error_within_half_a_step(entry):
     assert worst <= 0.5 + 1e-4, say(
         f"per-channel: the round-trip error reaches {worst:.3g} steps in some channel; rounding to nearest keeps it "
         "within half a step, scale / 2",
-        f"按通道：往返误差在某个通道达到了 {worst:.3g} 个步长；四舍五入应让它不超过半步，即 scale / 2")
+        f"按通道：往返误差在某个通道达到了 {worst:.3g} 个步长；就近舍入应让它不超过半步，即 scale / 2")
     gen = torch.Generator().manual_seed(10)
     x = torch.randn(400, generator=gen) * 3 + 1
     q, s, zp = _asymmetric(entry, x)
