@@ -1,0 +1,38 @@
+import hashlib
+
+
+class PrefixCache:
+    """Full KV blocks keyed by a hash chained through the prefix, so equal prefixes share blocks."""
+
+    ROOT = "prefix-root"  # stands in for the parent of the first block
+
+    def __init__(self, block_size):
+        self.block_size = block_size
+        self.cached = {}  # block key -> block id
+        self.next_id = 0
+
+    def block_hashes(self, token_ids, salt=None):
+        keys, parent = [], self.ROOT
+        for start in range(0, len(token_ids) - self.block_size + 1, self.block_size):
+            block = tuple(token_ids[start:start + self.block_size])
+            extra = salt  # the salt goes into every block's hash
+            parent = hashlib.sha256(repr((block, extra)).encode()).hexdigest()
+            keys.append(parent)
+        return keys
+
+    def allocate(self, token_ids, salt=None):
+        keys = self.block_hashes(token_ids, salt)
+        limit = (len(token_ids) - 1) // self.block_size  # keep one token to compute, for the logits
+        ids = []
+        for key in keys[:limit]:
+            if key not in self.cached:
+                break
+            ids.append(self.cached[key])
+        num_cached_tokens = len(ids) * self.block_size
+        total = -(-len(token_ids) // self.block_size)
+        for i in range(len(ids), total):
+            ids.append(self.next_id)
+            if i < len(keys):
+                self.cached.setdefault(keys[i], self.next_id)  # only full blocks are registered
+            self.next_id += 1
+        return ids, num_cached_tokens
