@@ -22,6 +22,18 @@ def _soft(student, teacher, T, reduction="batchmean", reverse=False):
     return _kl_div(log_q, log_p, reduction=reduction, log_target=True)
 
 
+def _cross_entropy_soft(student, teacher, T):
+    log_q = _log_softmax(student / T, dim=-1)
+    p = _softmax(teacher.detach() / T, -1)
+    return -(p * log_q).sum(dim=-1).mean()
+
+
+def _probabilities_as_input(student, teacher, T):
+    q = _softmax(student / T, -1)
+    log_p = _log_softmax(teacher.detach() / T, dim=-1)
+    return (log_p.exp() * (log_p - q)).sum(dim=-1).mean()
+
+
 def reference(student_logits, teacher_logits, labels, T=2.0, alpha=0.5):
     soft = _soft(student_logits, teacher_logits, T) * (T * T)
     return alpha * soft + (1 - alpha) * _cross_entropy(student_logits, labels)
@@ -45,6 +57,21 @@ def _mistakes(student, teacher, labels, T, alpha):
              "student's log-probabilities go first and the teacher is the target",
              "它与 KL(student || teacher) 一致：F.kl_div(input, target) 计算的是 KL(target || input)，"
              "所以第一个参数是 student 的 log 概率，teacher 是 target")),
+        (alpha * _soft(student, teacher, T, reduction="sum") * T * T + (1 - alpha) * hard,
+         say("it matches reduction='sum', which adds the rows up; the KL term is averaged over the batch "
+             "(reduction='batchmean'), like the cross-entropy beside it",
+             "它与 reduction='sum' 一致，把各行加在了一起；KL 项要在 batch 上取平均（reduction='batchmean'），"
+             "和旁边的交叉熵一样")),
+        (alpha * _cross_entropy_soft(student, teacher, T) * T * T + (1 - alpha) * hard,
+         say("it matches the cross-entropy with the soft targets, -sum p log q, which is the KL plus the teacher's "
+             "entropy: the gradient is the same, the value is not; the soft term asked for is the KL",
+             "它与软目标的交叉熵 -sum p log q 一致，后者等于 KL 加上 teacher 的熵：梯度相同，数值不同；"
+             "题目要的软目标项是 KL")),
+        (alpha * _probabilities_as_input(student, teacher, T) * T * T + (1 - alpha) * hard,
+         say("it matches F.kl_div given probabilities as its first argument: F.kl_div expects log-probabilities "
+             "there (log_softmax, not softmax)",
+             "它与给 F.kl_div 第一个参数传概率的结果一致：F.kl_div 的第一个参数应是 log 概率"
+             "（log_softmax，不是 softmax）")),
         (alpha * _soft(student, teacher, T) * T * T + (1 - alpha) * _cross_entropy(student / T, labels),
          say("it matches a hard-label cross-entropy taken on student_logits / T; the hard loss uses the "
              "student's ordinary logits (T = 1), since that is how the student will be run",
@@ -58,6 +85,13 @@ def hint_output(check, args, got):
     student, teacher, labels, T, alpha = args[0].detach(), args[1].detach(), args[2], args[3], args[4]
     got = got.detach().to(torch.float64)
     if not bool(torch.isfinite(got).all()):
+        if float(torch.cat([student.flatten(), teacher.flatten()]).abs().max()) < 50:
+            return say("The result is not finite although these logits are small enough for softmax not to underflow: "
+                       "F.kl_div takes its target as probabilities unless log_target=True, so log-probabilities "
+                       "passed as the target without log_target=True are logged again (the log of a negative number).",
+                       "这些 logits 不大，softmax 不会下溢，结果却不是有限值：F.kl_div 的 target 默认是概率，"
+                       "只有 log_target=True 时才当作 log 概率；把 log 概率当 target 又不设 log_target=True，"
+                       "就会对负数再取一次 log。")
         return say("The result is not finite: softmax underflows to 0 for logits this far apart, and p * log(p / q) "
                    "becomes 0 * inf. Work in log space: log_softmax for both, F.kl_div(..., log_target=True).",
                    "结果不是有限值：logits 相差这么大时 softmax 下溢为 0，p * log(p / q) 变成 0 * inf。"
@@ -96,6 +130,9 @@ def test_hand_computed(entry):
         note = say(" (that also divides by the 2 classes: reduction='mean')", "（这还除以了 2 个类别：reduction='mean'）")
     elif abs(got - T * T * (0.5 * math.log(0.5 / 0.75) + 0.5 * math.log(0.5 / 0.25))) < 1e-9:
         note = say(" (that is KL(q || p), the divergence the wrong way round)", "（这是 KL(q || p)，方向反了）")
+    elif abs(got - T * T * math.log(2.0)) < 1e-9:
+        note = say(" (that is T^2 times the cross-entropy -sum p log q = ln 2, which adds the teacher's entropy to the KL)",
+                   "（这是 T^2 乘以交叉熵 -sum p log q = ln 2，它比 KL 多了 teacher 的熵）")
     assert abs(got - want) < 1e-12, say(
         f"two rows with teacher logits [2 ln 3, 0] and student logits [0, 0], T = 2, alpha = 1: p = (3/4, 1/4), "
         f"q = (1/2, 1/2), KL = 3/4 ln(3/2) + 1/4 ln(1/2) = {kl:.6f} per row, the batch mean is the same, and times "

@@ -29,7 +29,7 @@ def reference_gae(rewards, values, dones, last_value, gamma, lam):
     return adv, adv + values
 
 
-def _recursion(rewards, values, dones, last_value, gamma, lam, bootstrap_done=False, shift=False):
+def _recursion(rewards, values, dones, last_value, gamma, lam, bootstrap_done=False, shift=False, carry_done=False):
     """The backward recursion with one of the usual mistakes switched on."""
     T = rewards.shape[0]
     adv = torch.zeros_like(rewards)
@@ -40,7 +40,7 @@ def _recursion(rewards, values, dones, last_value, gamma, lam, bootstrap_done=Fa
         else:
             alive = 1.0 - dones[t]
         delta = rewards[t] + gamma * nv * (1.0 if bootstrap_done else alive) - values[t]
-        nxt = delta + gamma * lam * alive * nxt
+        nxt = delta + gamma * lam * (1.0 if carry_done else alive) * nxt
         adv[t] = nxt
         nv = values[t]
     return adv
@@ -61,6 +61,11 @@ def _gae_mistake(got_adv, got_ret, args):
                    "the next state, which belongs to a new episode.",
                    " 这在回合结束处仍然做了 bootstrap：done_t = 1 时 TD 误差是 r_t - V(s_t)，不加 gamma * V(下一个状态)，"
                    "那个状态属于新的回合。")
+    if close(got_adv, _recursion(rewards, values, dones, last_value, gamma, lam, carry_done=True)):
+        return say(" This stops the bootstrap at an episode end but still carries the next episode's advantage back "
+                   "across it: (1 - done_t) multiplies the carried term gamma * lam * A_(t+1) too.",
+                   " 这在回合结束处停止了 bootstrap，却仍把下一个回合的 advantage 递推了回来：(1 - done_t) 也要乘在"
+                   "递推项 gamma * lam * A_(t+1) 上。")
     if close(got_adv, _recursion(rewards, values, dones, last_value, gamma, lam, shift=True)):
         return say(" This reads dones[t + 1] at step t (the 'next observation starts an episode' convention); here dones[t] = 1 "
                    "means the episode ended with step t's reward, so step t uses dones[t].",
@@ -194,8 +199,22 @@ def _loss_mistake(got_value, got_grad, logp_new, logp_old, adv, eps):
              " 它与用 max 代替 min 一致：PPO 取两个 surrogate 中较小的（悲观的）那个；写成带负号的 loss 时是 "
              "torch.max(-ratio * A, -clamp(ratio) * A)。")),
     ]
+    surrogate = _minimum(ratio * adv, clipped)
+    candidates.append((surrogate.mean(), say(
+        " It matches +mean(min(...)), the objective itself: the loss to minimise is its negative.",
+        " 它与 +mean(min(...)) 一致，即目标本身：要最小化的 loss 是它的相反数。")))
+    for unbiased in (True, False):
+        if adv.numel() < 2:
+            break
+        norm = (adv - adv.mean()) / (adv.std(unbiased=unbiased) + 1e-8)
+        normalised = -_minimum(ratio * norm, _clamp(ratio, 1 - eps, 1 + eps) * norm).mean()
+        candidates.append((normalised, say(
+            " It matches the loss with the advantages normalised to zero mean and unit std inside clipped_loss; "
+            "use them as given (normalising is the caller's choice).",
+            " 它与在 clipped_loss 里把 advantages 归一化为零均值、单位标准差之后的 loss 一致；请按传入的值使用"
+            "（是否归一化由调用方决定）。")))
     for value, text in candidates:
-        if abs(float(value) - got_value) < 1e-9:
+        if abs(float(value) - got_value) < 1e-7:
             return text
     quotient = logp_new.detach() / logp_old
     as_quotient = -_minimum(quotient * adv, _clamp(quotient, 1 - eps, 1 + eps) * adv).mean()
@@ -223,7 +242,7 @@ def test_clip_hand_computed(entry):
     # per element: min(r * A, clamp(r) * A) = [1.2, 0.5, -1.1, -0.8, -1.5, 2.0]; mean 0.05; loss -0.05
     want = -(1.2 + 0.5 - 1.1 - 0.8 - 1.5 + 2.0) / 6
     want_grad = _f64([0.0, -0.5, 1.1, 0.0, 1.5, -2.0]) / 6
-    got = float(loss)
+    got = float(loss.detach())
     detail = say(
         "ratios [1.5, 0.5, 1.1, 0.7, 1.5, 1.0], advantages [1, 1, -1, -1, -1, 2], eps 0.2: "
         "min(r*A, clamp(r, 0.8, 1.2)*A) = [1.2 (clipped), 0.5 (unclipped: the ratio fell, so the min keeps it), "
@@ -251,14 +270,15 @@ def test_clip_matches_reference(entry):
     x = logp_new.detach().requires_grad_(True)
     want = reference_loss(x, logp_old, adv, 0.1)
     (want_grad,) = torch.autograd.grad(want, x)
-    err = max(abs(float(loss) - float(want)), float((grad - want_grad).abs().max()))
+    got, want = float(loss.detach()), float(want.detach())
+    err = max(abs(got - want), float((grad - want_grad).abs().max()))
     message = say(
         f"a (4, 16) batch, eps 0.1 (the mean is over every element): loss or gradient differs from the reference by up "
-        f"to {err:.4g} (loss {float(loss):.6f}, expected {float(want):.6f}).",
+        f"to {err:.4g} (loss {got:.6f}, expected {want:.6f}).",
         f"(4, 16) 的 batch，eps 0.1（对所有元素取平均）：loss 或梯度与参考最多相差 {err:.4g}"
-        f"（loss 为 {float(loss):.6f}，应为 {float(want):.6f}）。",
+        f"（loss 为 {got:.6f}，应为 {want:.6f}）。",
     )
-    assert err < 1e-10, message + _loss_mistake(float(loss), grad, logp_new, logp_old, adv, 0.1)
+    assert err < 1e-10, message + _loss_mistake(got, grad, logp_new, logp_old, adv, 0.1)
 
 
 def test_first_epoch_is_policy_gradient(entry):
@@ -268,11 +288,16 @@ def test_first_epoch_is_policy_gradient(entry):
     logp_new = logp_old.clone().requires_grad_(True)
     loss = _loss(entry, logp_new, logp_old, adv, 0.2)
     (grad,) = torch.autograd.grad(loss, logp_new)
-    ok = abs(float(loss) + float(adv.mean())) < 1e-12 and torch.allclose(grad, -adv / 4, atol=1e-12)
+    got = float(loss.detach())
+    ok = abs(got + float(adv.mean())) < 1e-12 and torch.allclose(grad, -adv / 4, atol=1e-12)
+    note = ""
+    if abs(got - float(adv.mean())) < 1e-12:
+        note = say(" That is +mean(A), the objective itself: the loss to minimise is its negative.",
+                   " 这是 +mean(A)，即目标本身：要最小化的 loss 是它的相反数。")
     assert ok, say(
         f"with logp_new == logp_old the ratio is 1, nothing is clipped, and PPO reduces to the policy gradient: loss = "
-        f"-mean(A) = {-float(adv.mean()):.4f}, gradient -A / 4 = {(-adv / 4).tolist()}; got loss {float(loss):.4f}, "
-        f"gradient {[round(v, 4) for v in grad.tolist()]}",
+        f"-mean(A) = {-float(adv.mean()):.4f}, gradient -A / 4 = {(-adv / 4).tolist()}; got loss {got:.4f}, "
+        f"gradient {[round(v, 4) for v in grad.tolist()]}.{note}",
         f"logp_new == logp_old 时 ratio 为 1，没有截断，PPO 退化为策略梯度：loss = -mean(A) = {-float(adv.mean()):.4f}，"
-        f"梯度 -A / 4 = {(-adv / 4).tolist()}；实际 loss 为 {float(loss):.4f}，梯度为 {[round(v, 4) for v in grad.tolist()]}",
+        f"梯度 -A / 4 = {(-adv / 4).tolist()}；实际 loss 为 {got:.4f}，梯度为 {[round(v, 4) for v in grad.tolist()]}。{note}",
     )

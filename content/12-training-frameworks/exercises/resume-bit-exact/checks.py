@@ -139,11 +139,11 @@ def _same_tensors(xs, ys):
 def _aliased_note(out, key, part):
     if part(out[key]) == part(out["b_final"]) and part(out[key]) != part(out["before"]):
         return say(" They equal the saving run's state at the END of training, not at the save: the checkpoint holds "
-                   "live tensors (state_dict() returns views of the parameters and the optimizer's own state "
-                   "tensors, which training keeps changing in place). Copy them at save (copy.deepcopy), as "
+                   "live tensors (model.state_dict() returns tensors that share storage with the parameters, and "
+                   "optimizer.state_dict() the optimizer's own state tensors; training keeps changing both in place). Copy them at save (copy.deepcopy), as "
                    "torch.save would by writing them out.",
-                   " 它们等于保存的那个 run 训练结束时的状态，而不是保存时的：checkpoint 里是活的 tensor（state_dict() "
-                   "返回的是参数和优化器自身状态 tensor 的视图，训练会继续原地修改它们）。保存时要复制（copy.deepcopy），"
+                   " 它们等于保存的那个 run 训练结束时的状态，而不是保存时的：checkpoint 里是活的 tensor（model.state_dict() "
+                   "返回与参数共享存储的 tensor，optimizer.state_dict() 返回优化器自己的状态 tensor，训练会继续原地修改它们）。保存时要复制（copy.deepcopy），"
                    "就像 torch.save 写出文件那样。")
     return ""
 
