@@ -1,4 +1,3 @@
-import torch
 import torch.distributed as dist
 
 
