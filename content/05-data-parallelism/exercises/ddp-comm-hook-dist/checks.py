@@ -7,6 +7,7 @@ from torch.nn.parallel import DistributedDataParallel
 from quiz.grader.say import say
 
 _Generator, _randn, _mse = torch.Generator, torch.randn, torch.nn.functional.mse_loss
+_Future, _Tensor = torch._C.Future, torch.Tensor  # work.get_future() gives the C class
 BATCH = 5
 
 
@@ -35,7 +36,14 @@ def run_ddp(entry, rank, world, seed):
 
     def counting_hook(state, bucket):
         sizes.append(int(bucket.buffer().numel()))
-        return entry(state, bucket)
+        fut = entry(state, bucket)
+        if not isinstance(fut, _Future):
+            raise TypeError(say(
+                f"the hook returned {type(fut).__name__}, not a torch.futures.Future: return "
+                "work.get_future().then(...) from dist.all_reduce(..., async_op=True)",
+                f"hook 返回的是 {type(fut).__name__}，不是 torch.futures.Future：要返回 dist.all_reduce(..., "
+                "async_op=True) 的 work.get_future().then(...)"))
+        return fut.then(_one_tensor)
 
     ddp.register_comm_hook(None, counting_hook)
     grads = []
@@ -45,6 +53,17 @@ def run_ddp(entry, rank, world, seed):
         _mse(ddp(x), y).backward()
         grads.append([p.grad.clone() for p in model.parameters()])
     return {"grads": grads, "bucket_sizes": sizes}
+
+
+def _one_tensor(fut):
+    value = fut.value()
+    if not isinstance(value, _Tensor):
+        raise TypeError(say(
+            f"the hook's future yields {type(value).__name__}, not the bucket's tensor: the future of an all_reduce "
+            "work holds a list of tensors, so return work.get_future().then(lambda fut: fut.value()[0])",
+            f"hook 的 future 给出的是 {type(value).__name__}，而不是 bucket 的张量：all_reduce 的 work 的 future 里是"
+            "张量列表，所以要返回 work.get_future().then(lambda fut: fut.value()[0])"))
+    return value
 
 
 def _local_grads(seed, rank, step):
@@ -76,7 +95,11 @@ def judge_ddp(reports, world, seed):
                     why = say("it equals this rank's local gradient: the bucket was never all-reduced, so the "
                               "replicas drift apart", "等于这个 rank 本地的梯度：bucket 没有做 all-reduce，各副本会逐渐不一致")
                 else:
-                    why = say("it is not the mean of the ranks' gradients", "不是各 rank 梯度的平均值")
+                    why = say("it is not the mean of the ranks' gradients (a bucket changed in place after its "
+                              "async all-reduce started, say divided while it was still running, gives values like these: "
+                              "divide before dist.all_reduce or inside .then)",
+                              "不是各 rank 梯度的平均值（异步 all-reduce 开始之后又原地修改了 bucket，例如在完成之前"
+                              "除以 world size，就会得到这样的值：要在 dist.all_reduce 之前或在 .then 里除）")
                 raise AssertionError(say(f"step {step}, rank {r.rank}, gradient of {name}: ",
                                          f"第 {step} 步，rank {r.rank}，{name} 的梯度：") + why)
     for r in reports:

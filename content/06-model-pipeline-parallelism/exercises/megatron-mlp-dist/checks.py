@@ -55,6 +55,9 @@ def judge_mlp(reports, world, seed):
             if _close(y, y_want + (world - 1) * t["b2"]):
                 why = say(f"b2 is counted {world} times: add the bias after the all-reduce, not on every rank before it",
                           f"b2 被加了 {world} 次：bias 要在 all-reduce 之后加，而不是每个 rank 在之前各加一次")
+            elif _close(y, _gelu(t["x"] @ t["w1"] + t["b1"], approximate="tanh") @ t["w2"] + t["b2"]):
+                why = say("this is the tanh approximation of GELU: use F.gelu's default, approximate='none'",
+                          "这是 GELU 的 tanh 近似：要用 F.gelu 的默认值 approximate='none'")
             elif _close(y, partial + t["b2"]):
                 why = say("y is this rank's partial sum: the row-parallel output needs an all-reduce in forward (g)",
                           "y 只是本 rank 的部分和：行并行的输出在前向要做一次 all-reduce（g）")
@@ -69,6 +72,11 @@ def judge_mlp(reports, world, seed):
             if got is not None and _close(got, want[name] * world):
                 why = say(f"{world} times too large: g's backward is the identity; an all-reduce there sums the same "
                           "gradient once per rank", f"大了 {world} 倍：g 的反向是恒等；在那里 all-reduce 会把同一个梯度按 rank 数重复相加")
+            elif got is not None and _close(got, want[name] / world):
+                why = say(f"1/{world} of the right gradient: the all-reduce in f's backward sums the parts (op SUM); "
+                          "dividing by the world size averages them",
+                          f"只有正确梯度的 1/{world}：f 的反向里 all-reduce 要把各部分相加（op 为 SUM），除以 world size "
+                          "就成了平均")
             elif name == "x" and got is not None:
                 mine = {k: v.clone().requires_grad_() for k, v in shards(t, r.rank, world).items()}
                 (_gelu(mine["x"] @ mine["w1"] + mine["b1"]) @ mine["w2"]).backward(t["gy"])
@@ -79,3 +87,17 @@ def judge_mlp(reports, world, seed):
                 why = say("it differs from the matching slice of the unsharded MLP's gradient",
                           "与不切分 MLP 梯度的对应切片不一致")
             raise AssertionError(say(f"rank {r.rank}, gradient of {name}: ", f"rank {r.rank}，{name} 的梯度：") + why)
+    for r in reports:
+        used = {op: n for op, n in r.calls.items() if n}
+        if used == {"all_reduce": 2}:
+            continue
+        extra = used.get("all_reduce", 0) > 2 and set(used) == {"all_reduce"}
+        raise AssertionError(say(
+            f"rank {r.rank} made these collective calls: {used}; the right values need exactly two all_reduce calls, "
+            "one in g's forward and one in f's backward"
+            + (": an all-reduce in g's backward (or of b2's gradient) reduces a gradient that is already the "
+               "same on every rank, and only costs bandwidth" if extra else ""),
+            f"rank {r.rank} 的通信调用是 {used}；得到正确结果只需要两次 all_reduce：g 的前向一次、f 的反向一次"
+            + ("：在 g 的反向（或对 b2 的梯度）再做 all-reduce，归约的是每个 rank 上本来就相同的梯度，只是浪费带宽"
+               if extra else ""),
+        ))

@@ -33,7 +33,16 @@ def run_pipeline(entry, rank, world, seed):
     stage = stage_of(model(seed), rank)
     x, y = data(seed)
     loss = entry(stage, x if rank == 0 else y, MICRO, HIDDEN)
-    return {"grads": [p.grad for p in stage.parameters()], "loss": loss if isinstance(loss, torch.Tensor) else None}
+    return {"grads": [p.grad for p in stage.parameters()], "loss": _number(loss)}
+
+
+def _number(loss):
+    """The loss as a float (a 0-d or one-element tensor, or a Python number), or None."""
+    if isinstance(loss, torch.Tensor) and loss.numel() == 1:
+        return float(loss.detach())
+    if isinstance(loss, (int, float)) and not isinstance(loss, bool):
+        return float(loss)
+    return None
 
 
 def _grads(seed, pieces):
@@ -65,7 +74,14 @@ def judge_pipeline(reports, world, seed):
         got = r.result["grads"]
         if _same(got, want[r.rank]):
             continue
-        if _same(got, [w * MICRO for w in want[r.rank]]):
+        if isinstance(got, list) and any(g is None for g in got):
+            why = say("no gradient reached them: "
+                      + ("call out.backward(grad) on each saved output with the gradient rank 1 sends back"
+                         if r.rank == 0 else "call loss.backward() for each micro-batch"),
+                      "没有梯度到达它们："
+                      + ("对每个保存的输出用 rank 1 发回的梯度调用 out.backward(grad)" if r.rank == 0
+                         else "对每个 micro-batch 调用 loss.backward()"))
+        elif _same(got, [w * MICRO for w in want[r.rank]]):
             why = say(f"{MICRO} times too large: divide each micro-batch's loss by the number of micro-batches "
                       f"({MICRO}), so that together they make the mean over the whole batch",
                       f"大了 {MICRO} 倍：每个 micro-batch 的 loss 要除以 micro-batch 数（{MICRO}），合起来才是整个 batch 的平均")
@@ -82,8 +98,19 @@ def judge_pipeline(reports, world, seed):
         raise AssertionError(say(f"rank {r.rank}, gradients of {', '.join(bad)}: ",
                                  f"rank {r.rank}，{', '.join(bad)} 的梯度：") + why)
     got_loss = reports[1].result["loss"]
-    assert got_loss is not None and abs(float(got_loss) - loss) < 1e-9, say(
-        f"rank 1 returned the loss {None if got_loss is None else float(got_loss)}; the whole batch's mean squared "
-        f"error is {loss:.6g} (the sum of the scaled micro-batch losses)",
-        f"rank 1 返回的 loss 是 {None if got_loss is None else float(got_loss)}；整个 batch 的均方误差是 {loss:.6g}"
-        "（各 micro-batch 缩放后 loss 之和）")
+    assert got_loss is not None, say(
+        f"rank 1 returned no loss (a number or a one-element tensor); the whole batch's mean squared error is "
+        f"{loss:.6g}", f"rank 1 没有返回 loss（一个数或只有一个元素的 tensor）；整个 batch 的均方误差是 {loss:.6g}")
+    if abs(float(got_loss) - loss) >= 1e-9:
+        why = ""
+        if abs(float(got_loss) - loss / MICRO) < 1e-9:
+            why = say(f": it is 1/{MICRO} of it; the scaled micro-batch losses already add up to the mean, do not "
+                      "divide their sum again", f"：它只有 1/{MICRO}；缩放后的各 micro-batch loss 相加就已经是平均，不要再除一次")
+        elif abs(float(got_loss) - loss * MICRO) < 1e-9:
+            why = say(f": it is {MICRO} times as large; add the losses divided by {MICRO}",
+                      f"：它大了 {MICRO} 倍；要把除以 {MICRO} 之后的 loss 相加")
+        raise AssertionError(say(
+            f"rank 1 returned the loss {float(got_loss):.6g}; the whole batch's mean squared error is {loss:.6g} (the "
+            "sum of the scaled micro-batch losses)",
+            f"rank 1 返回的 loss 是 {float(got_loss):.6g}；整个 batch 的均方误差是 {loss:.6g}（各 micro-batch 缩放后 loss 之和）")
+            + why)

@@ -54,8 +54,14 @@ def _judge(reports, world, seed, n):
                        "（tensor 没有变化：要把 gather 回来的结果拷回 tensor）")
         elif torch.allclose(got, want / world):
             note = say(" (this is the average: the sum was asked for)", "（这是平均值：题目要求的是和）")
+        elif torch.allclose(got, want, rtol=1e-5, atol=1e-5):
+            note = say(" (right only to about float32 precision: build the padded, shard and gathered buffers with "
+                       "the tensor's dtype, float64 here; torch.zeros and torch.empty default to float32)",
+                       "（只在 float32 精度上是对的：补齐、shard 和 gather 用的缓冲区要用 tensor 自己的 dtype，这里是 "
+                       "float64；torch.zeros 和 torch.empty 默认是 float32）")
         elif n % world and torch.allclose(got[: n - n % world], want[: n - n % world], rtol=1e-9, atol=1e-9):
-            note = say(f" (only the last {n % world} values are wrong: {n} does not divide by {world}; pad the "
+            tail = say("value is" if n % world == 1 else f"{n % world} values are", "")
+            note = say(f" (only the last {tail} wrong: {n} does not divide by {world}; pad the "
                        "tensor to a multiple of the world size before the reduce-scatter)",
                        f"（只有最后 {n % world} 个值错了：{n} 不能被 {world} 整除；reduce-scatter 之前要把 tensor "
                        "补齐到 world size 的整数倍）")

@@ -48,14 +48,61 @@ def _diagnose(got, want, inputs, rank, world):
     got_chunks, want_chunks = _tensor_split(got, world), _tensor_split(want, world)
     good = [i for i in range(world) if torch.allclose(got_chunks[i], want_chunks[i], rtol=1e-9, atol=1e-9)]
     bad = [i for i in range(world) if i not in good]
-    if len(good) == 1:
+    if _close(got, _after_reduce_scatter(inputs, rank, world)):
         return say(
-            f" (only chunk {good[0]} holds the full sum: the reduce-scatter worked, the all-gather that passes "
-            "complete chunks around the ring is missing or sends the wrong chunk)",
-            f"（只有第 {good[0]} 块是完整的和：reduce-scatter 对了，但把完整块沿环传递的 all-gather 缺失或发错了块）",
+            f" (only chunk {good[0]} holds the full sum and the others hold the partial sums the reduce-scatter "
+            "leaves: the all-gather that passes complete chunks around the ring is missing)",
+            f"（只有第 {good[0]} 块是完整的和，其余块是 reduce-scatter 留下的部分和：缺少把完整块沿环传递的 all-gather）",
         )
-    return say(f" (chunks {bad} of {world} are wrong, chunks {good} are right)",
-               f"（{world} 块里第 {bad} 块错了，第 {good} 块是对的）")
+    sources = [_which_ranks(got_chunks[i], [_tensor_split(x, world)[i] for x in inputs]) for i in bad]
+    strays = [i for i, ranks in zip(bad, sources) if ranks is None]
+    held = [
+        say(f"chunk {i} holds the sum over ranks {ranks} only", f"第 {i} 块只是 rank {ranks} 的和")
+        for i, ranks in zip(bad, sources)
+        if ranks is not None
+    ]
+    if strays:
+        held.append(say(f"chunks {strays} are no sum of any ranks' inputs", f"第 {strays} 块不是任何几个 rank 输入之和"))
+    right = (
+        say(f"chunks {good} are right", f"第 {good} 块是对的") if good else say("no chunk is right", "没有一块是对的")
+    )
+    cause = (
+        say(
+            "; a chunk that is no sum of inputs was usually overwritten while an isend of it was still in flight "
+            "(wait() before reusing it) or received into the wrong place",
+            "；不是输入之和的块，通常是在它的 isend 还没完成时就被改写了（先 wait() 再复用），或者收到了错误的位置",
+        )
+        if strays
+        else say(
+            "; a chunk that misses ranks was overwritten instead of added to in the reduce-scatter, or the "
+            "all-gather sent a chunk that was not complete yet",
+            "；缺少某些 rank 的块，通常是 reduce-scatter 里用接收覆盖而不是相加，或者 all-gather 发出了还不完整的块",
+        )
+    )
+    return say(" (", "（") + right + say("; ", "；") + say("; ", "；").join(held) + cause + say(")", "）")
+
+
+def _close(a, b):
+    return a.shape == b.shape and torch.allclose(a, b, rtol=1e-9, atol=1e-9)
+
+
+def _after_reduce_scatter(inputs, rank, world):
+    """What a rank holds after the reduce-scatter alone: chunk rank - k sums ranks rank, rank - 1, ..., rank - k."""
+    chunks = [c.clone() for c in _tensor_split(inputs[rank].clone(), world)]
+    for k in range(1, world):
+        i = (rank - k) % world
+        chunks[i] = sum(_tensor_split(inputs[(rank - j) % world], world)[i] for j in range(k + 1))
+    return torch.cat(chunks)
+
+
+def _which_ranks(got, parts):
+    """The ranks whose chunks add up to `got`, or None when no set of ranks does."""
+    world = len(parts)
+    for mask in range(1, 1 << world):
+        ranks = [r for r in range(world) if mask >> r & 1]
+        if _close(got, sum(parts[r] for r in ranks)):
+            return ranks
+    return None
 
 
 def _judge_values(reports, world, seed, n):
