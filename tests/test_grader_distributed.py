@@ -245,3 +245,11 @@ def test_a_kernel_exercise_still_passes_after_a_distributed_one_in_the_same_work
     kernel = paths.builtin_content_dir() / "03-custom-operators" / "exercises" / "triton-flash-attention"
     result = worker.grade(load_exercise(kernel), kernel, kernel / "solution.py", device="cpu")
     assert result.status == "pass", [t.to_dict() for t in result.tests]  # Triton was not imported by the worker
+
+
+def test_a_rank_aborted_by_a_mismatched_message_is_told_why(worker, tmp_path):
+    source = SOLUTION.replace(
+        "incoming = torch.empty_like(chunks[recv_i])", "incoming = torch.empty(chunks[recv_i].shape)"
+    )
+    test = grade_source(worker, tmp_path, source, ring_exercise(), RING).tests[0]  # a float32 buffer for float64 data
+    assert test.status == "fail" and "SIGABRT" in test.message and "dtype or size" in test.message, test.to_dict()

@@ -7,6 +7,7 @@ and raises `AssertionError(message)` naming the rank and step that diverge."""
 
 from __future__ import annotations
 
+import signal
 import time
 from dataclasses import dataclass, field
 from typing import Any
@@ -127,6 +128,19 @@ def _rank_failure(rank: int, r: dict, reports: list[dict]) -> tuple[str, str]:
         if type(sig) is int
         else say(f"exit status {r.get('exit_code')}", f"退出码 {r.get('exit_code')}")
     )
+    if sig == signal.SIGABRT:
+        return FAIL, say(
+            f"rank {rank} was aborted (SIGABRT) before it returned: most often gloo stopping on a message that does "
+            "not fit the buffer posted to receive it (a different dtype or size on the two sides); the output shows "
+            "gloo's own words",
+            f"rank {rank} 在返回之前被中止（SIGABRT）：最常见的原因是 gloo 收到的消息与接收缓冲区不匹配"
+            "（两边的 dtype 或大小不同）；输出里有 gloo 自己的报错",
+        )
+    if sig is not None:
+        return FAIL, say(
+            f"rank {rank} was killed ({how}) before it returned (a crash in native code, or a resource limit)",
+            f"rank {rank} 在返回之前被杀死（{how}）（原生代码崩溃，或超出资源限制）",
+        )
     return FAIL, say(
         f"rank {rank} died ({how}) before it returned: do not call sys.exit() or os._exit() in graded code",
         f"rank {rank} 在返回之前退出了（{how}）：被评测的代码里不要调用 sys.exit() 或 os._exit()",
