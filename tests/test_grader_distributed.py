@@ -253,3 +253,12 @@ def test_a_rank_aborted_by_a_mismatched_message_is_told_why(worker, tmp_path):
     )
     test = grade_source(worker, tmp_path, source, ring_exercise(), RING).tests[0]  # a float32 buffer for float64 data
     assert test.status == "fail" and "SIGABRT" in test.message and "dtype or size" in test.message, test.to_dict()
+
+
+def test_ranks_left_waiting_after_a_peer_failed_do_not_hide_its_failure():
+    aborted = {"status": "died", "signal": 6, "exit_code": None, "pending": None, "last": None}
+    waiting = {"status": "waiting", "pending": None, "last": None}
+    result = _judge({"ranks": [waiting, aborted], "waited_s": 2})
+    assert result.status == "fail" and result.message.startswith("rank 1 was aborted (SIGABRT)"), result
+    alone = _judge({"ranks": [waiting, _returned({"tensor": None, "returned": None})], "waited_s": 2})
+    assert alone.status == "timeout" and alone.message.startswith("rank 0 was still waiting after 2 s")

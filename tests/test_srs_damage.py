@@ -227,7 +227,9 @@ def test_full_disk_keeps_every_saved_rating(mount_point):
     result = quiz("review", "--plain", "--limit", "1", home=home, stdin="\n3\n")
     assert result.returncode == 0, result.stderr
     (mount_point / "spare").write_bytes(b"\0" * 160 * 1024)
-    with open(mount_point / "filler", "wb") as fh:  # fill the disk, then give back a little room
+    with open(
+        mount_point / "filler", "wb", buffering=0
+    ) as fh:  # fill the disk (unbuffered: close has nothing left to write), then give back a little room
         try:
             while True:
                 fh.write(b"\0" * 65536)

@@ -90,9 +90,11 @@ def _hang_message(reports: list[dict], waited: Any) -> str:
         where = _op_text(r.get("pending")) if r.get("pending") else _op_text(None)
         lines.append(say(f"rank {rank} was in {where}", f"rank {rank} 停在 {where}"))
     seconds = f"{float(waited):g}" if type(waited) in (int, float) else "?"
-    waiting = ", ".join(str(i) for i, r in enumerate(reports) if r.get("status") == "waiting")
+    ids = [str(i) for i, r in enumerate(reports) if r.get("status") == "waiting"]
+    waiting = ", ".join(ids)
+    who = f"ranks {waiting} were" if len(ids) > 1 else f"rank {waiting} was"
     return say(
-        f"ranks {waiting} were still waiting after {seconds} s ({'; '.join(lines)}). Usual causes: a send "
+        f"{who} still waiting after {seconds} s ({'; '.join(lines)}). Usual causes: a send "
         "without a matching receive (every rank receiving first, or sending to the wrong peer), a collective "
         "that not every rank calls, or ranks that disagree on the number of steps",
         f"{seconds} 秒后 rank {waiting} 仍在等待（{'；'.join(lines)}）。常见原因：send 没有对应的 recv"
@@ -100,11 +102,15 @@ def _hang_message(reports: list[dict], waited: Any) -> str:
     )
 
 
-def _knock_on(r: dict) -> bool:
-    """Whether a rank's error only says that a peer went away (the peer's own failure is the news)."""
+def _knock_on(r: dict) -> int:
+    """How much a rank's failure is only the consequence of another's: 0 failed on its own, 1 its error says a
+    peer went away, 2 it was still waiting when the others' failure ended the check."""
+    if r["status"] == "waiting":
+        return 2
     info: dict = r["raised"] if type(r.get("raised")) is dict else {}
     text = str(info.get("message", "")).lower()
-    return r["status"] == "raised" and any(s in text for s in ("connection closed", "connection reset", "broken pipe"))
+    peer_gone = any(s in text for s in ("connection closed", "connection reset", "broken pipe"))
+    return int(r["status"] == "raised" and peer_gone)
 
 
 def _rank_failure(rank: int, r: dict, reports: list[dict]) -> tuple[str, str]:
@@ -155,7 +161,8 @@ def judge(check: dict, seed: int, data: Any, ctx: Any) -> TestResult:
     reports = data["ranks"]
     if len(reports) != world or not all(type(r) is dict and r.get("status") in STATUSES for r in reports):
         raise wire.WireError(f"the report needs one entry per rank ({world})")
-    if any(r["status"] == "waiting" for r in reports):
+    failed_alone = any(r["status"] not in ("returned", "waiting") for r in reports)
+    if any(r["status"] == "waiting" for r in reports) and not failed_alone:
         return TestResult(name, TIMEOUT, _hang_message(reports, data["waited_s"]))
     failed = sorted((_knock_on(r), rank) for rank, r in enumerate(reports) if r["status"] != "returned")
     if failed:  # the rank that failed on its own first, not one whose peer vanished under it
