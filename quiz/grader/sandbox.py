@@ -179,6 +179,16 @@ def _close_other_fds(keep: set[int]) -> None:
                 pass
 
 
+def _map_own_ids(uid: int, gid: int) -> None:
+    """In a new user namespace: keep this process's own uid and gid (and give up setgroups)."""
+    try:
+        for name, text in (("setgroups", "deny"), ("uid_map", f"{uid} {uid} 1"), ("gid_map", f"{gid} {gid} 1")):
+            with open(f"/proc/self/{name}", "w") as fh:
+                fh.write(text)
+    except OSError:
+        pass
+
+
 def _enter_pid_namespace() -> bool:
     """unshare a PID namespace (inside a user namespace when not root); the next fork is its init."""
     uid, gid = os.geteuid(), os.getegid()
@@ -186,12 +196,7 @@ def _enter_pid_namespace() -> bool:
     if _libc().unshare(flags) != 0:
         return False
     if uid != 0:
-        try:
-            for name, text in (("setgroups", "deny"), ("uid_map", f"{uid} {uid} 1"), ("gid_map", f"{gid} {gid} 1")):
-                with open(f"/proc/self/{name}", "w") as fh:
-                    fh.write(text)
-        except OSError:
-            pass
+        _map_own_ids(uid, gid)
     return True
 
 
@@ -204,12 +209,7 @@ def _enter_net_namespace() -> bool:
         uid, gid = os.geteuid(), os.getegid()
         if libc.unshare(_CLONE_NEWUSER | _CLONE_NEWNET) != 0:
             return False
-        try:
-            for name, text in (("setgroups", "deny"), ("uid_map", f"{uid} {uid} 1"), ("gid_map", f"{gid} {gid} 1")):
-                with open(f"/proc/self/{name}", "w") as fh:
-                    fh.write(text)
-        except OSError:
-            pass
+        _map_own_ids(uid, gid)
     return _loopback_up()
 
 

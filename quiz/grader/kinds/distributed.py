@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from quiz.grader import wire
+from quiz.grader.kinds.function import wrong_form
 from quiz.grader.mistakes import explain
 from quiz.grader.results import ERROR, FAIL, PASS, TIMEOUT, TestResult
 from quiz.grader.say import say
@@ -188,12 +189,5 @@ def judge(check: dict, seed: int, data: Any, ctx: Any) -> TestResult:
     except AssertionError as exc:
         return TestResult(name, FAIL, str(exc) or say("an assertion failed", "断言失败"))
     except Exception as exc:  # noqa: BLE001 - malformed results break the judge's own code: never a pass
-        return TestResult(
-            name,
-            FAIL,
-            say(
-                f"what your code returned has the wrong form ({type(exc).__name__}: {exc})",
-                f"你的代码返回值的形式不对（{type(exc).__name__}: {exc}）",
-            ),
-        )
+        return TestResult(name, FAIL, wrong_form(exc))
     return TestResult(name, PASS, say("passed", "通过"))

@@ -452,12 +452,13 @@ def judge(check: dict, seed: int, data: Any, ctx: Any) -> TestResult:
             say(f"what your code returned could not be read back: {exc}", f"无法读回你的代码返回的内容：{exc}"),
         )
     except Exception as exc:  # noqa: BLE001 - malformed results break the test's own code: never a pass
-        return TestResult(
-            name,
-            FAIL,
-            say(
-                f"what your code returned has the wrong form ({type(exc).__name__}: {exc})",
-                f"你的代码返回值的形式不对（{type(exc).__name__}: {exc}）",
-            ),
-        )
+        return TestResult(name, FAIL, wrong_form(exc))
     return TestResult(name, PASS, say("passed", "通过"))
+
+
+def wrong_form(exc: Exception) -> str:
+    """The message for a result that broke the exercise's own test code: a failure, never a pass."""
+    return say(
+        f"what your code returned has the wrong form ({type(exc).__name__}: {exc})",
+        f"你的代码返回值的形式不对（{type(exc).__name__}: {exc}）",
+    )
