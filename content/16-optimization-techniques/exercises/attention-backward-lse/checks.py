@@ -130,3 +130,50 @@ def test_block_sizes_one_and_larger_than_s(entry):
 def test_large_scores_stay_finite(entry):
     # q and k of size about 40 in 4 dimensions: scaled scores exceed 709, where exp overflows float64
     _compare(entry, (1, 2, 5, 9, 4, 3), 4, seed=5, spread=40.0)
+
+
+PRODUCTS = {"matmul", "__matmul__", "__rmatmul__", "mm", "bmm", "baddbmm", "addmm", "einsum", "tensordot", "linear",
+            "scaled_dot_product_attention", "softmax", "_softmax", "log_softmax", "logsumexp"}
+
+
+class Watch(torch.Tensor):
+    """A tensor subclass that notes the operand shapes of every product or softmax it takes part in."""
+
+    calls = []
+
+    @classmethod
+    def __torch_function__(cls, func, types, args=(), kwargs=None):
+        name = getattr(func, "__name__", "")
+        if name in PRODUCTS:
+            cls.calls.append((name, [tuple(a.shape) for a in args if isinstance(a, torch.Tensor)]))
+        return super().__torch_function__(func, types, args, kwargs or {})
+
+
+def test_never_builds_the_full_probability_matrix(entry):
+    shape, bs = (1, 2, 5, 11, 4, 3), 4  # S = 11 is no other size here, so any operand with an 11 saw every key
+    S = shape[3]
+    q, k, v, o, do, lse = make(shape, seed=6)
+    Watch.calls = []
+    got = entry(*(t.as_subclass(Watch) for t in (q, k, v, o, do, lse)), bs)
+    whole = [(name, shapes) for name, shapes in Watch.calls if any(S in s[-2:] for s in shapes)]
+    assert not whole, say(
+        f"S = {S}, block_size = {bs}: {whole[0][0]} got operands of shapes {whole[0][1]}, which span all {S} keys; "
+        "the backward recomputes P one key block at a time from lse and never holds the whole L x S matrix",
+        f"S = {S}，block_size = {bs}：{whole[0][0]} 收到的操作数形状是 {whole[0][1]}，覆盖了全部 {S} 个 key；"
+        "反向应按 key 块用 lse 重算 P，任何时候都不持有完整的 L x S 矩阵")
+    want = reference(q, k, v, do)
+    ok = isinstance(got, (tuple, list)) and len(got) == 3 and all(
+        isinstance(g, torch.Tensor) and _allclose(g.as_subclass(torch.Tensor), w, atol=1e-9, rtol=1e-7)
+        for g, w in zip(got, want))
+    assert ok, say(f"S = {S}, block_size = {bs}: (dq, dk, dv) differ from autograd through SDPA",
+                   f"S = {S}，block_size = {bs}：(dq, dk, dv) 与通过 SDPA 的 autograd 结果不一致")
+
+
+def observe():
+    """What Watch saw during one call of the learner's code (sent to the judge with the call's record)."""
+    return [(name, [list(s) for s in shapes]) for name, shapes in Watch.calls]
+
+
+def restore(observed):
+    """On the judge's side: Watch as the learner's call left it."""
+    Watch.calls = [(str(name), [tuple(int(d) for d in s) for s in shapes]) for name, shapes in observed]

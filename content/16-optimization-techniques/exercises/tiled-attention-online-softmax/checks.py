@@ -192,3 +192,47 @@ def test_running_max_and_sum_after_each_block(entry):
                 f"running max; differs by up to {float((ll.to(torch.float64) - want_l).abs().max()):.3g}.{note}",
                 f"处理完 {end} 个 key 后：l 应是 key 0..{end - 1} 上 exp(score - m) 之和，m 为当前的 running max；"
                 f"最多相差 {float((ll.to(torch.float64) - want_l).abs().max()):.3g}。{note}"))
+
+
+PRODUCTS = {"matmul", "__matmul__", "__rmatmul__", "mm", "bmm", "baddbmm", "addmm", "einsum", "tensordot", "linear",
+            "scaled_dot_product_attention", "softmax", "_softmax", "log_softmax", "logsumexp"}
+
+
+class Watch(torch.Tensor):
+    """A tensor subclass that notes the operand shapes of every product or softmax it takes part in."""
+
+    calls = []
+
+    @classmethod
+    def __torch_function__(cls, func, types, args=(), kwargs=None):
+        name = getattr(func, "__name__", "")
+        if name in PRODUCTS:
+            cls.calls.append((name, [tuple(a.shape) for a in args if isinstance(a, torch.Tensor)]))
+        return super().__torch_function__(func, types, args, kwargs or {})
+
+
+def test_never_builds_the_full_score_matrix(entry):
+    b, h, L, S, e, ev, bs = 1, 2, 5, 11, 4, 3, 4  # S = 11 is no other size here, so any operand with an 11 saw every key
+    q, k, v = make(b, h, L, S, e, ev, seed=8)
+    Watch.calls = []
+    out = entry(q.as_subclass(Watch), k.as_subclass(Watch), v.as_subclass(Watch), bs)
+    whole = [(name, shapes) for name, shapes in Watch.calls if any(S in s[-2:] for s in shapes)]
+    assert not whole, say(
+        f"S = {S}, block_size = {bs}: {whole[0][0]} got operands of shapes {whole[0][1]}, which span all {S} keys; "
+        "a tiled forward only ever multiplies one block of at most block_size keys at a time",
+        f"S = {S}，block_size = {bs}：{whole[0][0]} 收到的操作数形状是 {whole[0][1]}，覆盖了全部 {S} 个 key；"
+        "分块前向每次只乘一个至多 block_size 个 key 的块")
+    assert isinstance(out, torch.Tensor) and _allclose(out.as_subclass(torch.Tensor), _sdpa(q, k, v), atol=1e-10,
+                                                       rtol=1e-8), say(
+        f"S = {S}, block_size = {bs}: the output differs from scaled_dot_product_attention",
+        f"S = {S}，block_size = {bs}：输出与 scaled_dot_product_attention 不一致")
+
+
+def observe():
+    """What Watch saw during one call of the learner's code (sent to the judge with the call's record)."""
+    return [(name, [list(s) for s in shapes]) for name, shapes in Watch.calls]
+
+
+def restore(observed):
+    """On the judge's side: Watch as the learner's call left it."""
+    Watch.calls = [(str(name), [tuple(int(d) for d in s) for s in shapes]) for name, shapes in observed]
