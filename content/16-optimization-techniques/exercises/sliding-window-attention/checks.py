@@ -153,3 +153,46 @@ def test_only_blocks_that_meet_the_band(entry):
         f"those that meet the band; extra {extra[:6]}, missing {missing[:6]}.{note}",
         f"N = {n}，window {window}，block_size {bs}：计算的 (query 块, key 块) 应恰好是与带相交的那些；"
         f"多出 {extra[:6]}，缺少 {missing[:6]}。{note}"))
+
+
+PRODUCTS = {"matmul", "__matmul__", "__rmatmul__", "mm", "bmm", "baddbmm", "addmm", "einsum", "tensordot", "linear",
+            "scaled_dot_product_attention"}
+
+
+class Watch(torch.Tensor):
+    """A tensor subclass that notes the operand shapes of every product it takes part in."""
+
+    calls = []
+
+    @classmethod
+    def __torch_function__(cls, func, types, args=(), kwargs=None):
+        name = getattr(func, "__name__", "")
+        if name in PRODUCTS:
+            cls.calls.append((name, [tuple(a.shape) for a in args if isinstance(a, torch.Tensor)]))
+        return super().__torch_function__(func, types, args, kwargs or {})
+
+
+def test_never_multiplies_the_whole_sequence(entry):
+    n, window, bs = 22, 5, 4  # N = 22 is no other size here, so an operand with a 22 spans the whole sequence
+    q, k, v = make(1, 2, n, 4, 3, seed=7)
+    Watch.calls = []
+    out = _call(entry, *(t.as_subclass(Watch) for t in (q, k, v)), window, bs)
+    whole = [(name, shapes) for name, shapes in Watch.calls if any(n in s[-2:] for s in shapes)]
+    assert not whole, say(
+        f"N = {n}, window {window}, block_size {bs}: {whole[0][0]} got operands of shapes {whole[0][1]}, which span "
+        "the whole sequence; banded attention multiplies only the key blocks that meet the band",
+        f"N = {n}，window {window}，block_size {bs}：{whole[0][0]} 收到的操作数形状是 {whole[0][1]}，覆盖了整条序列；"
+        "带状 attention 只乘与带相交的 key 块")
+    assert _allclose(out.as_subclass(torch.Tensor), reference(q, k, v, window), atol=1e-10, rtol=1e-8), say(
+        f"N = {n}, window {window}, block_size {bs}: the output differs from attention under the band mask",
+        f"N = {n}，window {window}，block_size {bs}：输出与带状 mask 下的 attention 不一致")
+
+
+def observe():
+    """What Watch saw during one call of the learner's code (sent to the judge with the call's record)."""
+    return [(name, [list(s) for s in shapes]) for name, shapes in Watch.calls]
+
+
+def restore(observed):
+    """On the judge's side: Watch as the learner's call left it."""
+    Watch.calls = [(str(name), [tuple(int(d) for d in s) for s in shapes]) for name, shapes in observed]
