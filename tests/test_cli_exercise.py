@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -203,8 +204,9 @@ def test_watch_keys_hint_reset_recheck_next_and_quit(isolated_home):
 
 
 def test_exercise_verify_passes_a_sound_exercise_and_flags_a_broken_one(isolated_home, tmp_path):
-    ok = quiz("exercise", "verify", "silu-function", home=isolated_home, timeout=300)
+    ok = quiz("exercise", "verify", "silu-function", "--lang", "zh", home=isolated_home, timeout=300)
     assert ok.returncode == 0, ok.stdout + ok.stderr
+    assert re.search(r"[\u4e00-\u9fff]", ok.stdout), "the mutants' messages in the language asked for"
     assert "silu-function/solution.py: pass (want pass)" in ok.stdout
     assert "silu-function/starter.py" in ok.stdout and ok.stdout.count("(want fail)") >= 2
     assert "BAD" not in ok.stdout

@@ -220,6 +220,13 @@ def test_newer_format_version(tmp_path, valid_text):
     only_problem(load_pack(tmp_path), "newer than this app reads")
 
 
+@pytest.mark.parametrize("value", ["true", "'1'", "1.0", "0"])
+def test_format_version_must_be_the_integer_1(tmp_path, valid_text, value):
+    write(tmp_path, "q.yaml", valid_text.replace("format_version: 1", f"format_version: {value}"))
+    problem = only_problem(load_pack(tmp_path), "")
+    assert "format_version" in str(problem), messages(load_pack(tmp_path))
+
+
 EXERCISE = """format_version: 1
 id: demo
 title: {zh: 演示, en: Demo}

@@ -131,6 +131,7 @@ def solution(ctx: click.Context, exercise_id: str, yes: bool) -> None:
 
 @exercise.command()
 @click.argument("exercise_ids", nargs=-1)
+@lang_option
 @click.pass_context
 def verify(ctx: click.Context, exercise_ids: tuple[str, ...]) -> None:
     """For authors: the starter and every mutant must fail, the solution must pass."""
@@ -141,6 +142,7 @@ def verify(ctx: click.Context, exercise_ids: tuple[str, ...]) -> None:
     for eid in ids:
         exercise_or_usage_error(bank, eid)
     bad = 0
+    lang = lang_of(ctx)
     with GraderWorker() as worker:
         for eid in ids:
             folder = bank.exercise_dirs[eid]
@@ -151,7 +153,7 @@ def verify(ctx: click.Context, exercise_ids: tuple[str, ...]) -> None:
                 + [(f"mutants/{m.name}", "fail") for m in sorted((folder / "mutants").glob("*.py"))]
             )
             for name, want in files:
-                result = worker.grade(spec, folder, folder / name)
+                result = worker.grade(spec, folder, folder / name, lang=lang)
                 ok = result.status == want or (want == "not pass" and result.status != "pass")
                 bad += not ok
                 mark = click.style("ok  ", fg="green") if ok else click.style("BAD ", fg="red")

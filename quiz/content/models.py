@@ -12,6 +12,8 @@ LANGS = ("zh", "en")
 FORMAT_VERSION = 1
 MAX_NUMBER = 305
 
+# a strict int: YAML's `true` is not the version 1
+FormatVersion = Annotated[StrictInt, Field(ge=FORMAT_VERSION, le=FORMAT_VERSION)]
 Id = Annotated[StrictStr, Field(pattern=r"^[a-z0-9]([a-z0-9-]*[a-z0-9])?$", max_length=80)]
 
 
@@ -73,7 +75,7 @@ class KeywordGroup(Model):
 
 
 class Question(Model):
-    format_version: Literal[1]
+    format_version: FormatVersion
     id: Id
     number: Optional[Annotated[StrictInt, Field(ge=1, le=MAX_NUMBER)]] = None
     module: Id
@@ -100,7 +102,7 @@ class Module(Model):
 
 
 class ModulesFile(Model):
-    format_version: Literal[1]
+    format_version: FormatVersion
     modules: list[Module]
 
 
@@ -164,7 +166,7 @@ class Check(Model):
 
 
 class Exercise(Model):
-    format_version: Literal[1]
+    format_version: FormatVersion
     id: Id
     title: Text
     module: Id

@@ -150,3 +150,16 @@ async def test_home_tells_cards_due_now_from_cards_due_later_today(ctx):
         await pilot.pause()
         today = str(app.screen.query_one("#today", Static).render())
         assert "cards due 0 (+1 later today)" in today
+
+
+async def test_key_bar_follows_a_language_switch_on_screens_that_keep_their_widgets(ctx):
+    # the exercise, review and quiz screens redraw their text in place on F2 rather than recomposing
+    app = QuizApp(ctx)
+    async with app.run_test(size=(160, 24)) as pilot:
+        app.open_screen("exercise", exercise_id="double-fixture")
+        await pilot.pause()
+        assert "Run checks" in str(app.screen.query_one(KeyBar).render())
+        await pilot.press("f2")
+        await pilot.pause()
+        text = str(app.screen.query_one(KeyBar).render())
+        assert "Run checks" not in text and "返回" in text, text

@@ -38,12 +38,13 @@ class KeyBar(Static):
 
     def on_mount(self) -> None:
         self.screen.bindings_updated_signal.subscribe(self, self._changed)
+        self.watch(self.app, "lang", self._changed, init=False)  # screens that redraw in place on F2
         self.call_after_refresh(self.show_keys)
 
     def on_unmount(self) -> None:
         self.screen.bindings_updated_signal.unsubscribe(self)
 
-    def _changed(self, _screen) -> None:
+    def _changed(self, _source) -> None:
         self.call_after_refresh(self.show_keys)
 
     def on_resize(self) -> None:
