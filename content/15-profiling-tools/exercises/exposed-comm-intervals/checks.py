@@ -46,6 +46,17 @@ def _from_merged(compute_u, comm_u):
     return comm_time, comm_time - hidden
 
 
+def _walk_both(a, b):
+    """The two-pointer intersection with both pointers moved on every step."""
+    i = j = 0
+    total = 0.0
+    while i < len(a) and j < len(b):
+        total += _overlap(a[i], b[j])
+        i += 1
+        j += 1
+    return total
+
+
 def _mistakes(compute, comm):
     """(field -> value, explanation) for each usual wrong answer."""
     out = []
@@ -67,6 +78,11 @@ def _mistakes(compute, comm):
         "an interval nested inside another one cut the merged interval short: when merging, extend the end with "
         "max(current_end, end), never replace it with the later interval's end",
         "嵌套在另一个区间里的区间把合并结果截短了：合并时用 max(当前终点, 新终点) 延长终点，不要直接换成后一个区间的终点")))
+    comm_time = sum(e - s for s, e in comm_u)
+    out.append(({"exposed_comm": comm_time - _walk_both(comm_u, compute_u)}, say(
+        "the two-pointer walk skipped some intersections: it moved both pointers after every pair, so a long interval "
+        "never met the later intervals it also overlaps; move only the pointer whose interval ends first",
+        "双指针漏掉了一些交集：每比较一对就把两个指针都前移，长区间没机会再和后面同样与它重叠的区间比较；只前移终点较早的那个指针")))
     ct, ex = _from_merged(_merge(compute, key=lambda iv: iv[1]), _merge(comm, key=lambda iv: iv[1]))
     out.append(({"comm_time": ct, "exposed_comm": ex}, say(
         "the intervals were sorted by end, not by start: a long interval that starts earlier but ends later is merged "
@@ -154,6 +170,7 @@ def test_empty_lists(entry):
     _expect(entry, [], [(2, 7), (5, 9)])
     _expect(entry, [], [])
     _expect(entry, [(1, 4)], [(3, 3)])               # a zero-length comm interval adds nothing
+    _expect(entry, [(5, 5)], [(0, 10)])              # a zero-length compute interval hides nothing
 
 
 def test_random_timelines(entry):

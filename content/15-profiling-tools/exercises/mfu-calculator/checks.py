@@ -34,18 +34,30 @@ def _mistakes(key, args):
             out.append((6 * n, say("the attention term 12·n_layers·seq_len·d_model is missing although the layer sizes were given",
                                    "给了层的尺寸，却漏了注意力项 12·n_layers·seq_len·d_model")))
             out.append((6 * n + attn / 2, say(
-                "the attention term is halved, as a causal-mask count would be; this contract (PaLM's) counts the full T×T scores: 12·L·T·d",
-                "注意力项被减半了（按 causal mask 计数的做法）；本题按 PaLM 的约定计满 T×T 的 score：12·L·T·d")))
+                "the attention term is halved for the causal mask, as Megatron-LM counts it; this exercise follows PaLM's "
+                "Appendix B and counts the full T×T scores: 12·L·T·d",
+                "注意力项按 causal mask 减半了（Megatron-LM 的口径）；本题按 PaLM 附录 B 的口径计满 T×T 的 score：12·L·T·d")))
+    hfu = say("this is 4/3 of the model FLOPs: it adds the forward pass that activation recomputation repeats "
+              "(8N + 16·L·T·d per token), which is HFU; MFU counts 6N + 12·L·T·d",
+              "是模型 FLOPs 的 4/3：把激活重算多做的一次前向也算进去了（每 token 8N + 16·L·T·d），那是 HFU；MFU 只算 6N + 12·L·T·d")
+    if key == "flops_per_token":
+        out.append((8 * n + attn * 4 / 3, hfu))
     if key in ("achieved_flops", "mfu"):
         out.append((want / 3, say("this is a third of the expected value: the FLOPs per token count the forward pass only",
                                         "只有应有值的三分之一：每 token FLOPs 只算了前向")))
+        out.append((want * 4 / 3, hfu))
     if key == "achieved_flops":
         out.append((want / g, say(f"this is the FLOP/s of one GPU: tokens_per_s is the throughput of all {g} GPUs together, so achieved_flops is too",
                                   f"这是单卡的 FLOP/s：tokens_per_s 是全部 {g} 张卡合起来的吞吐，achieved_flops 也是全部的")))
+        if g > 1:
+            out.append((want * g, say(f"this is {g}× too large: tokens_per_s is already the throughput of all {g} GPUs together; "
+                                      "multiplying it by n_gpus counts every token once per GPU",
+                                      f"大了 {g} 倍：tokens_per_s 已经是全部 {g} 张卡合起来的吞吐，再乘 n_gpus 就把每个 token 按卡数重复算了")))
     if key == "mfu":
         if g > 1:
-            out.append((want * g, say(f"this is {g}× too large: the peak in the denominator must be the peak of all {g} GPUs, n_gpus × peak_flops_per_gpu",
-                                      f"大了 {g} 倍：分母的峰值要乘 GPU 数，n_gpus × peak_flops_per_gpu")))
+            out.append((want * g, say(f"this is {g}× too large: tokens_per_s is the throughput of all {g} GPUs, so the peak in the "
+                                      "denominator must be theirs too, n_gpus × peak_flops_per_gpu",
+                                      f"大了 {g} 倍：tokens_per_s 是全部 {g} 张卡的吞吐，分母的峰值也要是全部卡的：n_gpus × peak_flops_per_gpu")))
         out.append((want * 100, say("this is a percentage; return a fraction between 0 and 1",
                                     "这是百分数；请返回 0 到 1 之间的小数")))
     if key == "scaling_efficiency":

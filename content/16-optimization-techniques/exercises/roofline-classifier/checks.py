@@ -8,18 +8,19 @@ KEYS = ("flops", "bytes", "intensity", "ridge", "bound", "attainable")
 A100 = (312e12, 2.039e12)  # dense FP16/BF16 tensor-core FLOP/s, HBM bytes/s of an A100 SXM 80 GB
 
 
-def _counts(op, flops_scale=2, with_output=True, dtype=True):
+def _counts(op, flops_scale=2, with_output=True, dtype=True, read_c=False):
     size = op["dtype_bytes"] if dtype else 1
     if op["kind"] == "gemm":
         m, n, k = op["M"], op["N"], op["K"]
-        return flops_scale * m * n * k, (m * k + k * n + (m * n if with_output else 0)) * size
+        c_passes = (1 if with_output else 0) + (1 if read_c else 0)
+        return flops_scale * m * n * k, (m * k + k * n + c_passes * m * n) * size
     n, ins = op["n"], op["inputs"]
     return n * op["flops_per_element"], n * (ins + (1 if with_output else 0)) * size
 
 
-def _figures(flops, nbytes, peak, bw, strict_at_ridge=False, capped=True):
+def _figures(flops, nbytes, peak, bw, strict_at_ridge=False, capped=True, ridge_inverted=False):
     ai = flops / nbytes
-    ridge = peak / bw
+    ridge = bw / peak if ridge_inverted else peak / bw
     memory = ai <= ridge if strict_at_ridge else ai < ridge
     attainable = min(peak, ai * bw) if capped else ai * bw
     return {"flops": flops, "bytes": nbytes, "intensity": ai, "ridge": ridge,
@@ -41,6 +42,10 @@ def _mistakes(op, peak, bw):
         (_figures(*_counts(op, with_output=False), peak, bw), say(
             "the bytes leave out the output: the result (M·N for a GEMM, n elements for an elementwise op) is written to memory too",
             "字节数漏了输出：结果（GEMM 的 M·N，逐元素算子的 n 个元素）也要写回显存")),
+        (_figures(*_counts(op, read_c=True), peak, bw), say(
+            "the bytes count C twice, read and written (C += A @ B, beta = 1); this contract's C = A @ B only writes C: "
+            "(M·K + K·N + M·N) × dtype_bytes",
+            "字节数把 C 算了两次，读一次写一次（C += A @ B，beta = 1）；本题的 C = A @ B 只写 C：(M·K + K·N + M·N) × dtype_bytes")),
         (_figures(*_counts(op, dtype=False), peak, bw), say(
             "the bytes are counted in elements: multiply the element count by dtype_bytes (2 for fp16/bf16, 4 for fp32)",
             "字节数按元素个数算了：元素个数要乘 dtype_bytes（fp16/bf16 为 2，fp32 为 4）")),
@@ -48,6 +53,9 @@ def _mistakes(op, peak, bw):
             "at exactly the ridge point the contract says compute-bound (memory-bound only when intensity < ridge); "
             "the comparison used <=",
             "正好在 ridge point 上时按约定算 compute-bound（只有 intensity < ridge 才是 memory-bound）；比较用成了 <=")),
+        (_figures(*_counts(op), peak, bw, ridge_inverted=True), say(
+            "the ridge is inverted, bandwidth / peak: the ridge point is in FLOP per byte, peak FLOP/s divided by bytes/s",
+            "ridge 倒过来了，算成了 带宽 / 峰值：ridge point 的单位是 FLOP/byte，是 峰值 FLOP/s 除以 字节/s")),
         (flip, say("the classification is reversed: below the ridge point the bandwidth roof binds (memory-bound), at or above it the compute roof (compute-bound)",
                    "分类反了：低于 ridge point 时限制它的是带宽那条屋顶（memory-bound），达到或高于 ridge point 时是算力屋顶（compute-bound）")),
         (_figures(*_counts(op), peak, bw, capped=False), say(
