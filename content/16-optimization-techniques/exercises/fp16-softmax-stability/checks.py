@@ -56,9 +56,9 @@ def mistakes(x, dim):
              "没有先减最大值就算 exp：即使在 float32 里，exp 超过约 88.7 也会溢出；要先减去这一行的最大值")),
         (_ratio(_exp(x32 - lo), dim).half(),
          say("the row min was subtracted instead of the max: x - min is >= 0 and exp of a large positive number "
-             "overflows; subtracting the max makes every exponent <= 0, so every exp is in (0, 1]",
+             "overflows; subtracting the max makes every exponent <= 0, so every exp is at most 1",
              "减去的是最小值而不是最大值：x - min >= 0，正的大数取 exp 会溢出；减去最大值后每个指数都 <= 0，"
-             "exp 都落在 (0, 1]")),
+             "exp 都不超过 1")),
         (_ratio(e16, dim),
          say("the exps were rounded to float16 before the sum and the division: three float16 roundings instead "
              "of one; keep exp, sum and division in float32 and round once at the end",
