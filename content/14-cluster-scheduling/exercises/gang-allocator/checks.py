@@ -21,6 +21,32 @@ def best_fit(free, pods, gpus):
     return placement, left
 
 
+def worst_fit(free, pods, gpus):
+    left = dict(free)
+    placement = []
+    for _ in range(pods):
+        fits = [n for n, f in left.items() if f >= gpus]
+        if not fits:
+            return None
+        node = max(fits, key=lambda n: left[n])
+        left[node] -= gpus
+        placement.append(node)
+    return placement
+
+
+def ties_by_name(free, pods, gpus):
+    left = dict(free)
+    placement = []
+    for _ in range(pods):
+        fits = sorted((f, n) for n, f in left.items() if f >= gpus)
+        if not fits:
+            return None
+        node = fits[0][1]
+        left[node] -= gpus
+        placement.append(node)
+    return placement
+
+
 def first_fit(free, pods, gpus):
     left = dict(free)
     placement = []
@@ -88,9 +114,18 @@ def _check_step(before, after, got, pods, gpus, what):
         f"{what}：空闲 GPU {before}，放置结果 {got}：`free` 变成了 {after}；节点 {sorted(negative)} 被超额分配了。"
         f"每个 pod 都要对照前面的 pod 放下之后剩下的空闲 GPU 来检查",
     )
-    note = say(" (that is first-fit: the rule is best-fit, the node with the fewest free GPUs that still fit)",
-               "（这是 first-fit：规则是 best-fit，选仍放得下的节点中空闲 GPU 最少的那个）") \
-        if got == first_fit(before, pods, gpus) != want else ""
+    note = ""
+    if got == first_fit(before, pods, gpus) != want:
+        note = say(" (that is first-fit: the rule is best-fit, the node with the fewest free GPUs that still fit)",
+                   "（这是 first-fit：规则是 best-fit，选仍放得下的节点中空闲 GPU 最少的那个）")
+    elif got == worst_fit(before, pods, gpus) != want:
+        note = say(" (that is worst-fit, the node with the most free GPUs, which spreads jobs out: the rule is "
+                   "best-fit, the fewest free GPUs that still fit, which keeps whole nodes for large jobs)",
+                   "（这是 worst-fit，选空闲 GPU 最多的节点，会把作业摊开：规则是 best-fit，选仍放得下的节点中空闲最少的，"
+                   "把整块的节点留给大作业）")
+    elif got == ties_by_name(before, pods, gpus) != want:
+        note = say(" (ties were broken by node name: they go to the node that comes first in the dict's order)",
+                   "（并列时按节点名选了：应选在字典顺序中靠前的节点）")
     assert got == want, say(f"{what}: free GPUs {before}: expected placement {want}, got {got}{note}",
                             f"{what}：空闲 GPU {before}：放置结果应为 {want}，实际是 {got}{note}")
     assert after == want_after, say(f"{what}: after placing {got}, `free` should be {want_after}, got {after}",
@@ -109,6 +144,7 @@ def test_best_fit_placement(entry):
         ({"a": 8, "b": 4, "c": 6}, 2, 4),
         ({"a": 4, "b": 4, "c": 4}, 2, 2),
         ({"n0": 8, "n1": 2, "n2": 5, "n3": 3}, 3, 2),
+        ({"n2": 4, "n0": 6, "n1": 4}, 2, 2),
     ]
     for free, pods, gpus in cases:
         alloc = entry(dict(free))
@@ -152,6 +188,17 @@ def test_release_gives_gpus_back(entry):
     else:
         raise AssertionError(say("releasing a job that holds no GPUs (already released) should raise KeyError",
                                  "释放一个不持有 GPU 的作业（已经释放过）应抛出 KeyError"))
+    _run(alloc, dict(free), "huge", 3, 8, say("3 pods x 8 GPUs on {a: 8, b: 8}", "3 个 pod x 8 GPU，节点 {a: 8, b: 8}"))
+    try:
+        alloc.release("huge")
+    except KeyError:
+        pass
+    else:
+        raise AssertionError(say("releasing a job whose allocate returned None should raise KeyError: it holds no GPUs",
+                                 "释放一个 allocate 返回了 None 的作业应抛出 KeyError：它不持有 GPU"))
+    after = _free(alloc)
+    assert after == free, say(f"releasing a job that was never placed changed `free` from {free} to {after}",
+                              f"释放一个从未放下的作业把 `free` 从 {free} 变成了 {after}")
 
 
 def test_job_sequence(entry, seed):

@@ -8,6 +8,8 @@ from quiz.grader.say import say
 
 _softmax = torch.softmax  # taken when the checks load, before any learner code runs
 _exp = torch.exp
+_logsumexp = torch.logsumexp
+_nan_to_num = torch.nan_to_num
 _Generator = torch.Generator
 _rand = torch.rand
 
@@ -54,9 +56,9 @@ def mistakes(x, dim):
              "没有先减最大值就算 exp：即使在 float32 里，exp 超过约 88.7 也会溢出；要先减去这一行的最大值")),
         (_ratio(_exp(x32 - lo), dim).half(),
          say("the row min was subtracted instead of the max: x - min is >= 0 and exp of a large positive number "
-             "overflows; subtracting the max makes every exponent <= 0, so every exp is in (0, 1]",
+             "overflows; subtracting the max makes every exponent <= 0, so every exp is at most 1",
              "减去的是最小值而不是最大值：x - min >= 0，正的大数取 exp 会溢出；减去最大值后每个指数都 <= 0，"
-             "exp 都落在 (0, 1]")),
+             "exp 都不超过 1")),
         (_ratio(e16, dim),
          say("the exps were rounded to float16 before the sum and the division: three float16 roundings instead "
              "of one; keep exp, sum and division in float32 and round once at the end",
@@ -67,6 +69,12 @@ def mistakes(x, dim):
              "1/128 near 10), and exp turns that into a relative error of up to 0.4%; compute in float32",
              "减最大值和 exp 都在 float16 里做：x - max 被舍入到 float16（在 10 附近步长 1/128），"
              "exp 把它放大成最高约 0.4% 的相对误差；要在 float32 里算")),
+        (_nan_to_num(_exp(x32 - _logsumexp(x32, dim, keepdim=True)), nan=0.0).half(),
+         say("exp(x - logsumexp(x)) in float32: logsumexp adds the max back (lse = m + log(s)), and near 65504 "
+             "float32 numbers are 1/256 apart, so lse has already lost bits; take exp((x - m) - log(s)) or "
+             "divide by the sum instead",
+             "在 float32 里算 exp(x - logsumexp(x))：logsumexp 把最大值加了回去（lse = m + log(s)），而在 65504 附近 "
+             "float32 的间距是 1/256，lse 已经丢了位；改用 exp((x - m) - log(s))，或者直接除以和")),
     ]
 
 

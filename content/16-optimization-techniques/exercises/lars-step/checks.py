@@ -29,11 +29,13 @@ def step(params, grads, bufs, lr, momentum, weight_decay, eta, eps, mistake=None
         decay = 0.0 if mistake == "no_decay" else weight_decay
         if mistake == "global":
             ratio = shared
+        elif mistake == "decayed_grad_norm" and wn > 0 and gn > 0:
+            ratio = eta * wn / (_norm(g + weight_decay * w) + eps)
         elif (wn > 0 and gn > 0) or mistake == "no_guard":
             ratio = eta * wn / (gn + decay * wn + eps)
         else:
             ratio = 1.0
-        d = g + weight_decay * w
+        d = g if mistake == "no_decay_in_step" else g + weight_decay * w
         if mistake == "momentum_first":
             v2 = momentum * v + d
             w2 = w - lr * ratio * v2
@@ -53,6 +55,13 @@ MISTAKES = {
                "用所有层合在一起的范数算了一个 trust ratio：LARS 要每层各算一个"),
     "no_guard": ("no zero-norm guard: a layer with ||w|| = 0 or ||g|| = 0 must use ratio 1",
                  "没有零范数保护：||w|| = 0 或 ||g|| = 0 的层 ratio 必须取 1"),
+    "decayed_grad_norm": ("the denominator was ||g + weight_decay * w|| (the variant some implementations use); "
+                          "this exercise asks for the paper's ||g|| + weight_decay * ||w||",
+                          "分母用了 ||g + weight_decay * w||（有些实现的变体）；本题要论文的 ||g|| + weight_decay * ||w||"),
+    "no_decay_in_step": ("weight decay was left out of the step: the buffer accumulates lr * ratio * (g + weight_decay * w), "
+                         "not lr * ratio * g",
+                         "更新量里漏掉了 weight decay：buffer 累加的是 lr * ratio * (g + weight_decay * w)，"
+                         "不是 lr * ratio * g"),
     "momentum_first": ("momentum was applied to the raw g + weight_decay * w and lr * ratio only afterwards: "
                        "the buffer must accumulate lr * ratio * (g + weight_decay * w)",
                        "动量作用在原始的 g + weight_decay * w 上，lr * ratio 放到了后面："

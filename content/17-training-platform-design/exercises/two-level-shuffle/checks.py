@@ -8,7 +8,9 @@ from quiz.grader.say import say
 _Random = random.Random  # taken when the checks load, before any learner code runs
 
 
-def reference(shards, buffer_size, seed, epoch=0, drain=True, rng_seed=None):
+def reference(shards, buffer_size, seed, epoch=0, drain=True, rng_seed=None, variant=None):
+    """The statement's steps; variant "pop_j" takes buffer.pop(j) instead of swap-and-pop, "replace" emits a
+    random item of a full buffer and puts the incoming item in its place (ShufflerIterDataPipe's way)."""
     rng = _Random(seed + epoch if rng_seed is None else rng_seed)
     order = list(range(len(shards)))
     rng.shuffle(order)
@@ -16,13 +18,21 @@ def reference(shards, buffer_size, seed, epoch=0, drain=True, rng_seed=None):
 
     def emit():
         j = rng.randrange(len(buffer))
+        if variant == "pop_j":
+            out.append(buffer.pop(j))
+            return
         buffer[j], buffer[-1] = buffer[-1], buffer[j]
         out.append(buffer.pop())
 
     for s in order:
         for item in shards[s]:
+            if variant == "replace" and len(buffer) == buffer_size:
+                j = rng.randrange(len(buffer))
+                out.append(buffer[j])
+                buffer[j] = item
+                continue
             buffer.append(item)
-            if len(buffer) == buffer_size:
+            if len(buffer) == buffer_size and variant != "replace":
                 emit()
     while drain and buffer:
         emit()
@@ -68,6 +78,17 @@ def diagnose(shards, buffer_size, seed, epoch, got):
         return say(" (the shards come out in their input order, each shuffled on its own: the shard order must be "
                    "shuffled too, and the buffer mixes items across shard boundaries)",
                    "（各 shard 按输入顺序输出，只在 shard 内部打乱：shard 的顺序也要打乱，buffer 还会跨 shard 边界混合样本）")
+    if buffer_size > 1 and got == reference(shards, buffer_size, seed, epoch, variant="pop_j"):
+        return say(" (the item was taken with buffer.pop(j): that shifts the items after j and changes which item "
+                   "later draws pick; swap buffer[j] with buffer[-1], then buffer.pop())",
+                   "（用 buffer.pop(j) 取出了样本：它会把 j 之后的样本前移，后面的抽取就取到别的样本；"
+                   "应先交换 buffer[j] 与 buffer[-1]，再 buffer.pop()）")
+    if got == reference(shards, buffer_size, seed, epoch, variant="replace"):
+        return say(" (a full buffer emitted a random item and took the incoming one in its place, as "
+                   "ShufflerIterDataPipe does: that first emits when item buffer_size + 1 arrives; the statement "
+                   "appends first and emits as soon as the buffer holds buffer_size items)",
+                   "（buffer 满了之后输出一个随机样本、把新读入的样本放到它的位置，像 ShufflerIterDataPipe 那样："
+                   "那样要等第 buffer_size + 1 个样本到来才第一次输出；题面是先追加，buffer 一达到 buffer_size 个就输出）")
     if sorted(got) == sorted(x for s in shards for x in s) and got != reference(shards, buffer_size, seed, epoch):
         return say(" (a permutation, but not the one the statement's steps give with random.Random(seed + epoch): "
                    "one generator, the shard order first, then one randrange(len(buffer)) per emitted item)",
