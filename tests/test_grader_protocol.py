@@ -43,6 +43,19 @@ def test_a_reply_that_does_not_match_is_an_error_and_restarts_the_worker(tmp_pat
         assert w.proc is None or w.proc.pid != first_pid
 
 
+def test_a_worker_that_never_answers_is_an_error_after_the_limit_and_is_restarted(tmp_path, monkeypatch):
+    monkeypatch.setattr("quiz.grader.runner.SLACK_S", 0.0)
+    exercise = dict(load_exercise(FIXTURE), time_limit_s=0.5)
+    with GraderWorker(python=fake_python(tmp_path, "silent")) as w:
+        first_pid = w.proc.pid
+        result = grade_source(w, tmp_path, GOOD_DOUBLE, exercise=exercise)
+        assert result.status == "error"
+        assert "no answer within 0.5 s" in result.message and "restarted" in result.message
+        assert not w.alive
+        grade_source(w, tmp_path, GOOD_DOUBLE, exercise=exercise)
+        assert w.proc is None or w.proc.pid != first_pid
+
+
 def test_the_real_worker_answers_malformed_requests_and_keeps_grading(tmp_path):
     with GraderWorker() as w:
         assert "error" in w._exchange({"op": "grade"}, 30)
