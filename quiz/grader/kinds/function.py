@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import builtins
 import inspect
+import threading
 from typing import Any
 
 import torch
@@ -19,6 +20,13 @@ from quiz.grader.say import say
 
 KINDS = ("function",)
 MAX_CALLS = 10_000
+MAX_THREAD_NAME = 64
+
+
+def _thread() -> str:
+    """Which thread a call came from: records are replayed per thread, so a test that calls the learner's
+    object from several named threads (see quiz.grader.threads) replays the same way whatever the interleaving."""
+    return threading.current_thread().name[:MAX_THREAD_NAME]
 
 
 def _takes_seed(test: Any) -> bool:
@@ -89,14 +97,17 @@ class Log:
         self.filename, self.handles = filename, 0
         self.records: list[dict] = []
         self.observe = observe  # checks.py's observe(): what its own recorders saw during a call
+        self.lock = threading.Lock()
 
     def result(self, value: Any, xs: list[torch.Tensor] | tuple = ()) -> tuple[Any, Any]:
         """(what the test gets, what the record holds): plain data, or a recording proxy for an object.
         Returned tensors with a graph carry their Jacobian with respect to the call's tensors `xs`."""
         encoded = encode_result(value, list(xs))
         if isinstance(encoded, dict) and "__opaque__" in encoded:
-            self.handles += 1
-            return Recorder(value, self.handles, self), {"__handle__": self.handles}
+            with self.lock:
+                self.handles += 1
+                handle = self.handles
+            return Recorder(value, handle, self), {"__handle__": handle}
         return value, encoded
 
 
@@ -116,7 +127,9 @@ class Recorder:
         if callable(value) and not isinstance(value, (torch.Tensor, torch.nn.Module)):
             return lambda *args, **kwargs: self._invoke(attr, value, args, kwargs)
         got, encoded = self._log.result(value)
-        self._log.records.append({"target": self._handle, "attr": attr, "op": "get", "result": encoded})
+        self._log.records.append(
+            {"target": self._handle, "attr": attr, "op": "get", "result": encoded, "thread": _thread()}
+        )
         return got
 
     def _invoke(self, attr: str | None, fn: Any, args: tuple, kwargs: dict):
@@ -133,8 +146,9 @@ class Recorder:
             "events": events,
             "result": None,
             "raised": None,
+            "thread": _thread(),
         }
-        log.records.append(record)
+        log.records.append(record)  # before the call: a call that never returns is left without "post"
         try:
             result = fn(*wrapped, **wrapped_kw)
         except BaseException as exc:  # noqa: BLE001 - recorded, then raised on as the test expects
@@ -243,6 +257,10 @@ class Exhausted(Exception):
     """The test called the entry more often than the learner's records show."""
 
 
+class Hung(Exception):
+    """A call of the learner's code that started in the child and never returned (a deadlock, a lost wakeup)."""
+
+
 def _apply_state(target: Any, state: Any) -> None:
     if state is None:
         return
@@ -312,24 +330,40 @@ def _differentiable(encoded: dict, xs: list[torch.Tensor]) -> torch.Tensor:
 
 
 class Replays:
-    """The records of one check, handed out in order to the proxies that stand for the learner's objects."""
+    """The records of one check, handed out in order, thread by thread, to the proxies that stand for the
+    learner's objects (each thread of the test gets the records its namesake made in the child)."""
 
     def __init__(self, records: Any, restore: Any = None):
         if type(records) is not list:
             raise wire.WireError("calls: a list")
+        if any(type(r) is not dict or type(r.get("thread")) is not str for r in records):
+            raise wire.WireError("a call record has the wrong fields")
         self.records, self.used = records, 0
+        self.queues: dict[str, list[int]] = {}
+        for index in reversed(range(len(records))):
+            self.queues.setdefault(records[index]["thread"], []).append(index)
+        self.lock = threading.Lock()
         self.restore = restore  # checks.py's restore(observed): its recorders as the learner's run left them
 
+    def peek(self) -> Any:
+        queue = self.queues.get(_thread())
+        return self.records[queue[-1]] if queue else None
+
     def next(self, handle: int, attr: str | None, op: str) -> dict:
-        if self.used >= len(self.records):
-            raise Exhausted(self.used + 1)
-        record = self.records[self.used]
-        self.used += 1
-        fields = {"target", "attr", "op", "result"} | ({"events", "raised", "post"} if op == "call" else set())
-        if (
-            type(record) is not dict
-            or set(record) - {"observed"} != fields
-            or ("observed" in record) != (op == "call" and self.restore is not None and record.get("raised") is None)
+        with self.lock:
+            queue = self.queues.get(_thread())
+            if not queue:
+                raise Exhausted(self.used + 1)
+            record = self.records[queue.pop()]
+            self.used += 1
+            number = self.used
+        fields = {"target", "attr", "op", "result", "thread"} | (
+            {"events", "raised", "post"} if op == "call" else set()
+        )
+        if op == "call" and set(record) == fields - {"post"} and record.get("op") == "call":
+            raise Hung(number)
+        if set(record) - {"observed"} != fields or ("observed" in record) != (
+            op == "call" and self.restore is not None and record.get("raised") is None
         ):
             raise wire.WireError("a call record has the wrong fields")
         if record["target"] != handle or record["attr"] != attr or record["op"] != op:
@@ -368,10 +402,9 @@ class Replay:
         if attr.startswith("__"):
             raise AttributeError(attr)
         replays = self._replays
-        if replays.used < len(replays.records):
-            upcoming = replays.records[replays.used]
-            if type(upcoming) is dict and upcoming.get("op") == "get" and upcoming.get("attr") == attr:
-                return replays.value(replays.next(self._handle, attr, "get")["result"])
+        upcoming = replays.peek()
+        if upcoming is not None and upcoming.get("op") == "get" and upcoming.get("attr") == attr:
+            return replays.value(replays.next(self._handle, attr, "get")["result"])
         return lambda *args, **kwargs: self._invoke(attr, args, kwargs)
 
     def _invoke(self, attr: str | None, args: tuple, kwargs: dict):
@@ -436,6 +469,17 @@ def judge(check: dict, seed: int, data: Any, ctx: Any) -> TestResult:
         if type(info.get("line")) is int:
             message = say(f"line {info['line']}: {message}", f"第 {info['line']} 行：{message}")
         return TestResult(name, status, message)
+    except Hung as exc:
+        return TestResult(
+            name,
+            FAIL,
+            say(
+                f"call {exc.args[0]} of your code never returned: a deadlock, or a wait that nothing wakes up "
+                "(a lock taken twice, a notify that never comes, a wait with no timeout)",
+                f"你的代码的第 {exc.args[0]} 次调用一直没有返回：死锁，或者一个没有人唤醒的等待"
+                "（同一把锁取了两次、notify 一直没来、没有超时的 wait）",
+            ),
+        )
     except Exhausted as exc:
         return TestResult(
             name,
