@@ -112,3 +112,27 @@ def test_run_threads_raises_what_a_worker_raised_and_names_stuck_ones():
         run_threads({"stuck": lambda: never.wait(5)}, timeout=0.2)
     with pytest.raises(ValueError):
         run_threads({"MainThread": lambda: 1})
+
+
+GATHER = Path(__file__).parent / "fixtures" / "threaded" / "gather"
+BOUNDED = (GATHER / "solution.py").read_text(encoding="utf-8")
+
+
+def grade_async(worker, tmp_path, source):
+    return grade_source(worker, tmp_path, source, load_exercise(GATHER), GATHER)
+
+
+def test_an_async_entry_is_awaited_and_judged(worker, tmp_path):
+    assert grade_async(worker, tmp_path, BOUNDED).status == "pass"
+    unbounded = BOUNDED.replace("asyncio.Semaphore(limit)", "asyncio.Semaphore(100)")
+    result = grade_async(worker, tmp_path, unbounded)
+    assert result.status == "fail" and "limit is 3" in str(result)
+    wrong = BOUNDED.replace("return await fn(x)", "return await fn(x) + 1")
+    assert grade_async(worker, tmp_path, wrong).status == "fail"
+
+
+def test_an_async_entry_that_never_finishes_is_named(worker, tmp_path):
+    hangs = BOUNDED.replace("asyncio.Semaphore(limit)", "asyncio.Semaphore(0)")
+    result = grade_async(worker, tmp_path, hangs)
+    assert result.status == "fail"
+    assert "never returned" in str(result)

@@ -6,6 +6,7 @@ assertions decide, over values rebuilt from plain data, with the judge's own cal
 
 from __future__ import annotations
 
+import asyncio
 import builtins
 import inspect
 import threading
@@ -152,18 +153,39 @@ class Recorder:
         try:
             result = fn(*wrapped, **wrapped_kw)
         except BaseException as exc:  # noqa: BLE001 - recorded, then raised on as the test expects
-            record["raised"] = {
-                "type": type(exc).__name__[:80],
-                "message": str(exc)[:2000],
-                "line": learner_line(exc, log.filename),
-            }
-            record["post"] = _post(args, kwargs)
+            self._raised(record, exc, args, kwargs)
             raise
+        if inspect.iscoroutine(result):  # an `async def`: the call ends when the test has awaited it
+            return self._awaited(result, record, args, kwargs)
         got, record["result"] = log.result(result, differentiable_leaves(list(args) + list(kwargs.values())))
-        record["post"] = _post(args, kwargs)
-        if log.observe is not None:
-            record["observed"] = wire.encode(log.observe())
+        self._finish(record, args, kwargs)
         return got
+
+    async def _awaited(self, coroutine: Any, record: dict, args: tuple, kwargs: dict) -> Any:
+        try:
+            value = await coroutine
+        except asyncio.CancelledError:  # the test gave up waiting (asyncio.wait_for): a call that never returned
+            raise
+        except BaseException as exc:  # noqa: BLE001 - recorded, then raised on as the test expects
+            self._raised(record, exc, args, kwargs)
+            raise
+        got, encoded = self._log.result(value)
+        record["result"] = {"__coro__": encoded}
+        self._finish(record, args, kwargs)
+        return got
+
+    def _raised(self, record: dict, exc: BaseException, args: tuple, kwargs: dict) -> None:
+        record["raised"] = {
+            "type": type(exc).__name__[:80],
+            "message": str(exc)[:2000],
+            "line": learner_line(exc, self._log.filename),
+        }
+        record["post"] = _post(args, kwargs)
+
+    def _finish(self, record: dict, args: tuple, kwargs: dict) -> None:
+        record["post"] = _post(args, kwargs)
+        if self._log.observe is not None:
+            record["observed"] = wire.encode(self._log.observe())
 
 
 MAX_JACOBIAN = 4_000_000
@@ -371,6 +393,13 @@ class Replays:
         return record
 
     def value(self, encoded: Any, xs: list[torch.Tensor] | tuple = (), depth: int = 0) -> Any:
+        if type(encoded) is dict and set(encoded) == {"__coro__"} and depth == 0:
+            inner = self.value(encoded["__coro__"], (), 1)
+
+            async def awaited() -> Any:
+                return inner
+
+            return awaited()
         if type(encoded) is dict and set(encoded) == {"__handle__"} and type(encoded["__handle__"]) is int:
             return Replay(self, encoded["__handle__"])
         if type(encoded) is dict and set(encoded) == {"__diff__", "jac"}:
