@@ -136,3 +136,28 @@ def test_an_async_entry_that_never_finishes_is_named(worker, tmp_path):
     result = grade_async(worker, tmp_path, hangs)
     assert result.status == "fail"
     assert "never returned" in str(result)
+
+
+def test_a_test_that_catches_exception_cannot_swallow_a_hang():
+    from quiz.grader.kinds.function import Exhausted, Hung
+
+    record = {
+        "target": 0,
+        "attr": None,
+        "op": "call",
+        "events": [],
+        "result": None,
+        "raised": None,
+        "thread": "MainThread",
+    }
+    replay = Replay(Replays([record]))
+    with pytest.raises(Hung):
+        try:
+            replay()
+        except Exception:  # noqa: BLE001 - what a checks.py test might write around a learner call
+            pass
+    with pytest.raises(Exhausted):
+        try:
+            Replay(Replays([]))()
+        except Exception:  # noqa: BLE001
+            pass

@@ -275,11 +275,12 @@ def _raised(info: Any) -> LearnerRaised:
     return exc
 
 
-class Exhausted(Exception):
-    """The test called the entry more often than the learner's records show."""
+class Exhausted(BaseException):
+    """The test called the entry more often than the learner's records show (a BaseException, like Hung, so
+    that a test's own `except Exception` around a learner call cannot swallow it)."""
 
 
-class Hung(Exception):
+class Hung(BaseException):
     """A call of the learner's code that started in the child and never returned (a deadlock, a lost wakeup)."""
 
 
