@@ -4,6 +4,7 @@ so a right answer passes whatever the interleaving, a lost update fails, and a d
 from __future__ import annotations
 
 import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -112,6 +113,14 @@ def test_run_threads_raises_what_a_worker_raised_and_names_stuck_ones():
         run_threads({"stuck": lambda: never.wait(5)}, timeout=0.2)
     with pytest.raises(ValueError):
         run_threads({"MainThread": lambda: 1})
+
+
+def test_run_threads_waits_one_timeout_in_all_not_one_per_stuck_thread():
+    never = threading.Event()
+    start = time.monotonic()
+    with pytest.raises(AssertionError, match="s0, s1, s2, s3"):
+        run_threads({f"s{i}": lambda: never.wait(10) for i in range(4)}, timeout=0.5)
+    assert time.monotonic() - start < 1.5  # four serial waits of 0.5 s would take 2 s or more
 
 
 GATHER = Path(__file__).parent / "fixtures" / "threaded" / "gather"

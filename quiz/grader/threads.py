@@ -4,6 +4,7 @@ so a test that drives the learner's object from several threads is judged the sa
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -31,8 +32,9 @@ def run_threads(workers: dict[str, Callable[[], Any]], timeout: float = 5.0) -> 
     threads = [threading.Thread(target=body, args=(n,), name=n, daemon=True) for n in names]
     for thread in threads:
         thread.start()
+    deadline = time.monotonic() + timeout  # one deadline for all: stuck threads do not add up their waits
     for thread in threads:
-        thread.join(timeout)
+        thread.join(max(0.0, deadline - time.monotonic()))
     for name in names:
         if name in errors:
             raise errors[name]
