@@ -1,0 +1,110 @@
+"""Files in the check's scratch folder; after each call observe() reports the output's digest, what is left in
+tmp_dir and the peak of tracemalloc, because the judge never sees the learner's files."""
+
+import hashlib
+import os
+import random
+import tempfile
+import tracemalloc
+
+from quiz.grader.say import say
+
+_watch = {"out": None, "tmp": None}
+_seen = {}
+
+
+def observe():
+    out, tmp = _watch["out"], _watch["tmp"]
+    peak = tracemalloc.get_traced_memory()[1] if tracemalloc.is_tracing() else 0
+    data = b""
+    if out and os.path.isfile(out):
+        with open(out, "rb") as f:
+            data = f.read()
+    left = sorted(os.listdir(tmp)) if tmp and os.path.isdir(tmp) else []
+    seen = {"sha": hashlib.sha256(data).hexdigest(), "head": data[:200].decode("utf-8", "replace"),
+            "lines": data.count(b"\n"), "left": left[:5], "n_left": len(left), "peak": peak}
+    restore(seen)  # the test reads _seen in the learner's child too, so both runs make the same calls
+    return seen
+
+
+def restore(seen):
+    _seen.clear()
+    _seen.update(seen)
+
+
+def _expected(values):
+    return "".join(f"{v}\n" for v in sorted(values)).encode()
+
+
+def _run(entry, values, max_lines, what, trace=False):
+    folder = tempfile.mkdtemp(dir=os.environ.get("TMPDIR") or os.getcwd())  # the scratch folder the fence allows
+    in_path, out_path, tmp = (os.path.join(folder, "in.txt"), os.path.join(folder, "out.txt"),
+                              os.path.join(folder, "runs"))
+    os.mkdir(tmp)
+    with open(in_path, "w") as f:
+        f.writelines(f"{v}\n" for v in values)
+    _watch.update(out=out_path, tmp=tmp)
+    if trace:
+        tracemalloc.start()
+    try:
+        runs = entry(in_path, out_path, max_lines, tmp)
+    finally:
+        if trace:
+            tracemalloc.stop()  # observe() has read the peak by now: it runs right after the call returns
+    want = _expected(values)
+    if _seen.get("sha") != hashlib.sha256(want).hexdigest():
+        got_head = _seen.get("head", "")[:80].replace("\n", " ")
+        want_head = want[:80].decode().replace("\n", " ")
+        why_en = why_zh = ""
+        if _seen.get("lines") == len(values) and sorted(values, key=str) != sorted(values):
+            why_en, why_zh = " (string order? compare the values as ints)", "（按字符串排序了？应按 int 比较）"
+        elif _seen.get("lines", 0) < len(values):
+            why_en, why_zh = " (lines lost: the last, partial chunk?)", "（丢了行：最后那个不满的块？）"
+        assert False, say(
+            f"{what}: out_path has {_seen.get('lines')} lines starting '{got_head}', expected {len(values)} "
+            f"starting '{want_head}'{why_en}",
+            f"{what}：out_path 有 {_seen.get('lines')} 行，开头是 '{got_head}'，应为 {len(values)} 行，开头 '{want_head}'{why_zh}",
+        )
+    return runs
+
+
+def test_small_files(entry, seed):
+    rng = random.Random(seed)
+    cases = [([], 3), ([5], 3), ([3, 1, 2], 3), ([10, 9, 100, -1, -20, 0], 2), ([7, 7, 7, 1, 1], 2)]
+    cases += [([rng.randint(-50, 50) for _ in range(rng.randint(0, 40))], rng.randint(1, 7)) for _ in range(12)]
+    for values, m in cases:
+        _run(entry, values, m, f"{len(values)} lines {values[:8]}..., max_lines={m}")
+
+
+def test_runs_and_cleanup(entry, seed):
+    rng = random.Random(seed)
+    for n, m in ((0, 4), (1, 4), (12, 4), (13, 4), (100, 7), (50, 100)):
+        values = [rng.randint(-1000, 1000) for _ in range(n)]
+        runs = _run(entry, values, m, f"{n} lines, max_lines={m}")
+        want = -(-n // m)
+        assert runs == want, say(
+            f"{n} lines, max_lines={m}: returned {runs!r} runs, expected ceil({n}/{m}) = {want} (every chunk but the "
+            f"last holds exactly max_lines lines)",
+            f"{n} 行，max_lines={m}：返回 {runs!r} 个 run，应为 ceil({n}/{m}) = {want}（除最后一块外每块正好 max_lines 行）",
+        )
+        assert _seen.get("n_left") == 0, say(
+            f"{n} lines, max_lines={m}: {_seen.get('n_left')} files left in tmp_dir ({_seen.get('left')}); delete the "
+            f"runs before returning",
+            f"{n} 行，max_lines={m}：tmp_dir 里还剩 {_seen.get('n_left')} 个文件（{_seen.get('left')}）；返回前删掉 run",
+        )
+
+
+def test_memory_bound(entry, seed):
+    rng = random.Random(seed)
+    n, m = 80_000, 2000
+    values = [rng.randint(-10**9, 10**9) for _ in range(n)]
+    runs = _run(entry, values, m, f"{n} lines, max_lines={m}", trace=True)
+    assert runs == n // m, say(f"{n} lines, max_lines={m}: {runs!r} runs, expected {n // m}",
+                               f"{n} 行，max_lines={m}：{runs!r} 个 run，应为 {n // m}")
+    peak = _seen.get("peak", 0)
+    limit = 3 * 1024 * 1024 // 2
+    assert 0 < peak <= limit, say(
+        f"{n} lines, max_lines={m}: Python memory peaked at {peak / 2**20:.1f} MB, the limit is 1.5 MB: read and merge "
+        f"as streams (holding all {n} values takes over 3 MB)",
+        f"{n} 行，max_lines={m}：Python 内存峰值 {peak / 2**20:.1f} MB，上限 1.5 MB：读入和归并都要流式进行（全部 {n} 个数放进内存要 3 MB 以上）",
+    )
