@@ -112,6 +112,10 @@ class Log:
         return value, encoded
 
 
+def _no_set(obj: Any, value: Any) -> None:
+    raise AttributeError("the descriptor has no __set__")
+
+
 class Recorder:
     """Stands in for the entry (or an object it returned) while the test function runs in the child."""
 
@@ -122,6 +126,23 @@ class Recorder:
 
     def __call__(self, *args, **kwargs):
         return self._invoke(None, self._target, args, kwargs)
+
+    # The descriptor protocol: a learner's descriptor that the test puts in a class body is called by Python
+    # through these, so each __set_name__, __get__ and __set__ is a recorded call like any other.
+    def __set_name__(self, owner: Any, name: str) -> None:
+        hook = getattr(type(self._target), "__set_name__", None)
+        fn = (lambda o, n: hook(self._target, o, n)) if hook else (lambda o, n: None)
+        self._invoke("__set_name__", fn, (owner, name), {})
+
+    def __get__(self, obj: Any, objtype: Any = None) -> Any:
+        hook = getattr(type(self._target), "__get__", None)
+        fn = (lambda o, t: hook(self._target, o, t)) if hook else (lambda o, t: self._target)
+        return self._invoke("__get__", fn, (obj, objtype), {})
+
+    def __set__(self, obj: Any, value: Any) -> None:
+        hook = getattr(type(self._target), "__set__", None)
+        fn = (lambda o, v: hook(self._target, o, v)) if hook else _no_set
+        self._invoke("__set__", fn, (obj, value), {})
 
     def __getattr__(self, attr: str):
         value = getattr(self._target, attr)
@@ -427,6 +448,15 @@ class Replay:
 
     def __call__(self, *args, **kwargs):
         return self._invoke(None, args, kwargs)
+
+    def __set_name__(self, owner: Any, name: str) -> None:
+        self._invoke("__set_name__", (owner, name), {})
+
+    def __get__(self, obj: Any, objtype: Any = None) -> Any:
+        return self._invoke("__get__", (obj, objtype), {})
+
+    def __set__(self, obj: Any, value: Any) -> None:
+        self._invoke("__set__", (obj, value), {})
 
     def __getattr__(self, attr: str):
         if attr.startswith("__"):
