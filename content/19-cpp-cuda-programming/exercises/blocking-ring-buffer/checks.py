@@ -133,7 +133,7 @@ def test_producers_and_consumers(entry):
         return [rb.get(timeout=1.5) for _ in range(per_producer)]
 
     try:
-        got = run_threads({"p0": producer(0), "p1": producer(1), "c0": consumer, "c1": consumer}, timeout=6.0)
+        got = run_threads({"p0": producer(0), "p1": producer(1), "c0": consumer, "c1": consumer}, timeout=4.0)
     finally:
         sys.setswitchinterval(old)
     items = got["c0"] + got["c1"]

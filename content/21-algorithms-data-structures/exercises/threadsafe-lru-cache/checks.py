@@ -74,7 +74,7 @@ def _size(cache, what):
 
 def _guarded(body):
     """Run a sequential test body in one named thread, so a lock taken twice is reported instead of hanging."""
-    return run_threads({"main": body}, timeout=1.5)["main"]
+    return run_threads({"main": body}, timeout=1.0)["main"]
 
 
 def test_eviction_order(entry):
@@ -195,7 +195,7 @@ def test_threads(entry, seed):
         return run
 
     try:
-        seen = run_threads({f"t{t}": work(t) for t in range(4)}, timeout=8.0)
+        seen = run_threads({f"t{t}": work(t) for t in range(4)}, timeout=6.0)
     finally:
         sys.setswitchinterval(old)
     for name, bad in sorted(seen.items()):
