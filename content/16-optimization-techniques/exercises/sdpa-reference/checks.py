@@ -94,6 +94,22 @@ def _describe(args, kw):
     return ", ".join(parts)
 
 
+def _dead_rows(args, kw):
+    """Which output rows have every key masked (a bool tensor shaped like the output less its last axis)."""
+    q, k, _ = args
+    L, S = q.shape[-2], k.shape[-2]
+    keep = _ones(L, S, dtype=torch.bool)
+    if kw.get("is_causal"):
+        keep = keep.tril()
+    mask = kw.get("attn_mask")
+    if mask is not None:
+        keep = keep & (mask if mask.dtype == torch.bool else mask > float("-inf"))
+    try:
+        return (~keep.any(-1)).expand(q.shape[:-1])
+    except RuntimeError:
+        return None
+
+
 def _compare(entry, args, **kw):
     got = entry(*args, **kw)
     want = _sdpa(*args, **kw)
@@ -106,7 +122,8 @@ def _compare(entry, args, **kw):
     if _allclose(got, want, atol=1e-10, rtol=1e-8):
         return
     nan_rows = got.isnan().any(-1)
-    if bool(nan_rows.any()):
+    dead = _dead_rows(args, kw)
+    if bool(nan_rows.any()) and dead is not None and bool((nan_rows <= dead).all()):
         extra = say(" NaN appears in rows whose keys are all masked: torch 2.13's SDPA returns zeros for such rows on "
                     "the CPU, where a plain softmax of an all -inf row gives NaN.",
                     "所有 key 都被屏蔽的行出现了 NaN：torch 2.13 的 SDPA 在 CPU 上对这样的行返回 0"
@@ -195,6 +212,37 @@ def test_gradients_match(entry):
         assert a is not None and _allclose(a, b, atol=1e-9, rtol=1e-7), say(
             f"causal, query (1, 2, 4, 4), key (1, 2, 5, 4): the gradient of {name} differs from SDPA's",
             f"causal，query (1, 2, 4, 4)，key (1, 2, 5, 4)：{name} 的梯度与 SDPA 不一致")
+
+
+def test_fully_masked_rows_have_zero_gradients(entry):
+    # SDPA's fully masked rows are zeros that depend on nothing: their query rows get a zero gradient, and no key or
+    # value gets anything from them. A NaN softmax patched afterwards (nan_to_num) still sends NaN backwards.
+    q, k, v = (t.requires_grad_(True) for t in qkv((1, 2), 4, 6, 4, 3, seed=22))
+    g = rand(1, 2, 4, 3, seed=23)
+    for mask in (bool_mask((4, 6), seed=24), rand(4, 6, seed=25)):
+        mask[:, 0] = True if mask.dtype == torch.bool else 0.0
+        mask[1] = False if mask.dtype == torch.bool else float("-inf")
+        kind = say("boolean", "布尔") if mask.dtype == torch.bool else say("float", "浮点")
+        got = entry(q, k, v, attn_mask=mask)
+        assert isinstance(got, torch.Tensor) and got.requires_grad, say(
+            "with inputs that require grad the output should carry a graph (write it with differentiable torch ops)",
+            "输入需要梯度时，输出应带有计算图（用可求导的 torch 运算来写）")
+        with _enable_grad():
+            got_grads = _grad(got, (q, k, v), g, allow_unused=True)
+            want_grads = _grad(_sdpa(q, k, v, attn_mask=mask), (q, k, v), g)
+        for name, a, b in zip(("query", "key", "value"), got_grads, want_grads):
+            if a is not None and _allclose(a, b, atol=1e-9, rtol=1e-7):
+                continue
+            nan = a is not None and bool(a.isnan().any())
+            raise AssertionError(say(
+                f"a {kind} mask that masks every key of query 1, query (1, 2, 4, 4), key (1, 2, 6, 4): the gradient "
+                f"of {name} differs from SDPA's"
+                + (" and holds NaN: the softmax of an all -inf row is NaN and its backward stays NaN even when the "
+                   "forward replaces it (nan_to_num); keep the row out of the softmax (softmax a finite stand-in, then "
+                   "torch.where(row_ok, p, 0))" if nan else ""),
+                f"{kind} mask 屏蔽了 query 1 的所有 key，query (1, 2, 4, 4)，key (1, 2, 6, 4)：{name} 的梯度与 SDPA 不一致"
+                + ("，且含有 NaN：全 -inf 行的 softmax 是 NaN，即使前向把它替换掉（nan_to_num），反向仍是 NaN；"
+                   "应让这一行不进 softmax（对一个有限的替代值做 softmax，再 torch.where(row_ok, p, 0)）" if nan else "")))
 
 
 class Watch(torch.Tensor):
