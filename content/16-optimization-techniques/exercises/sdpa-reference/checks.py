@@ -31,9 +31,11 @@ def bool_mask(shape, seed, p=0.6):
 
 
 def variant(q, k, v, attn_mask=None, is_causal=False, scale=None, *, invert=False, diagonal=0, bottom_right=False,
-            scale_rule="E", float_as_bool=False):
+            scale_rule="E", float_as_bool=False, zero_scale_as_default=False):
     """The documented math with switches for the usual mistakes (all defaults: torch's semantics)."""
     L, S, E = q.shape[-2], k.shape[-2], q.shape[-1]
+    if zero_scale_as_default and scale == 0.0:
+        scale = None
     default = {"E": 1 / math.sqrt(E), "L": 1 / math.sqrt(L), "S": 1 / math.sqrt(S), "none": 1.0, "times": math.sqrt(E)}
     s = q @ k.transpose(-1, -2) * (default[scale_rule] if scale is None or scale_rule != "E" else scale)
     keep = _ones(L, S, dtype=torch.bool)
@@ -65,6 +67,10 @@ MISTAKES = [
      "分数乘的是 1/sqrt(S)（key 长度）；默认缩放是 1/sqrt(E)"),
     ({"scale_rule": "times"}, "scores multiplied by sqrt(E) instead of divided", "分数乘了 sqrt(E)，而不是除以它"),
     ({"scale_rule": "none"}, "the scores were not scaled at all", "分数完全没有缩放"),
+    ({"zero_scale_as_default": True}, "scale=0.0 treated as if no scale were given (`scale or 1/sqrt(E)`): only "
+     "scale=None means 1/sqrt(E); scale=0.0 makes every score 0, so each query averages the values it may see",
+     "把 scale=0.0 当成了没给 scale（`scale or 1/sqrt(E)`）：只有 scale=None 才表示 1/sqrt(E)；"
+     "scale=0.0 让所有分数为 0，每个 query 对它能看的 value 取平均"),
     ({"scale_rule": "E", "scale": None}, "the scale argument ignored: when given, it replaces 1/sqrt(E)",
      "忽略了 scale 参数：给了 scale 时应用它代替 1/sqrt(E)"),
     ({"float_as_bool": True}, "a float mask treated as a keep/drop mask; a float attn_mask is added to the scores",
@@ -89,7 +95,7 @@ def _describe(args, kw):
     for name, val in kw.items():
         if isinstance(val, torch.Tensor):
             parts.append(f"{name} {val.dtype} {tuple(val.shape)}")
-        elif val not in (None, False):
+        elif val is not None and val is not False:
             parts.append(f"{name}={val}")
     return ", ".join(parts)
 
@@ -145,6 +151,7 @@ def test_plain_attention(entry):
 
 def test_explicit_scale(entry):
     _compare(entry, qkv((2, 2), 5, 6, 4, 3, seed=3), scale=0.3)
+    _compare(entry, qkv((1, 2), 3, 5, 4, 3, seed=21), scale=0.0)
 
 
 def test_causal_square(entry):
