@@ -31,22 +31,28 @@ def bool_mask(shape, seed, p=0.6):
 
 
 def variant(q, k, v, attn_mask=None, is_causal=False, scale=None, *, invert=False, diagonal=0, bottom_right=False,
-            scale_rule="E", float_as_bool=False, zero_scale_as_default=False):
+            scale_rule="E", float_as_bool=False, bool_as_float=False, scale_after_mask=False,
+            zero_scale_as_default=False):
     """The documented math with switches for the usual mistakes (all defaults: torch's semantics)."""
     L, S, E = q.shape[-2], k.shape[-2], q.shape[-1]
     if zero_scale_as_default and scale == 0.0:
         scale = None
     default = {"E": 1 / math.sqrt(E), "L": 1 / math.sqrt(L), "S": 1 / math.sqrt(S), "none": 1.0, "times": math.sqrt(E)}
-    s = q @ k.transpose(-1, -2) * (default[scale_rule] if scale is None or scale_rule != "E" else scale)
+    factor = default[scale_rule] if scale is None or scale_rule != "E" else scale
+    s = q @ k.transpose(-1, -2) * (1.0 if scale_after_mask else factor)
     keep = _ones(L, S, dtype=torch.bool)
     if is_causal:
         keep = keep.tril(diagonal=diagonal + (S - L if bottom_right else 0))
     if attn_mask is not None:
-        if attn_mask.dtype == torch.bool or float_as_bool:
+        if bool_as_float and attn_mask.dtype == torch.bool:
+            s = s + attn_mask.to(s.dtype)
+        elif attn_mask.dtype == torch.bool or float_as_bool:
             m = attn_mask.bool()
             keep = keep & (~m if invert else m)
         else:
             s = s + attn_mask
+    if scale_after_mask:
+        s = s * factor
     s = s.masked_fill(~keep, float("-inf"))
     p = _safe_softmax(s, -1)
     return p @ v
@@ -73,6 +79,12 @@ MISTAKES = [
      "scale=0.0 让所有分数为 0，每个 query 对它能看的 value 取平均"),
     ({"scale_rule": "E", "scale": None}, "the scale argument ignored: when given, it replaces 1/sqrt(E)",
      "忽略了 scale 参数：给了 scale 时应用它代替 1/sqrt(E)"),
+    ({"bool_as_float": True}, "a boolean mask added to the scores as 0/1; a boolean mask keeps (True) or masks "
+     "(False, -inf) keys, it is not a bias", "把布尔 mask 当成 0/1 加到了分数上；布尔 mask 是保留（True）或屏蔽"
+     "（False，-inf）key，不是偏置"),
+    ({"scale_after_mask": True}, "the float mask was scaled together with the scores ((QK^T + mask) * scale); SDPA "
+     "adds the mask after scaling: QK^T * scale + mask", "float mask 和分数一起被缩放了（(QK^T + mask) * scale）；"
+     "SDPA 是先缩放再加 mask：QK^T * scale + mask"),
     ({"float_as_bool": True}, "a float mask treated as a keep/drop mask; a float attn_mask is added to the scores",
      "把 float mask 当成了保留/屏蔽的 mask；float 类型的 attn_mask 应加到分数上"),
 ]
