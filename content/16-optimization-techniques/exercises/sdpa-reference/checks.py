@@ -257,10 +257,10 @@ def test_fully_masked_rows_have_zero_gradients(entry):
                 f"a {kind} mask that masks every key of query 1, query (1, 2, 4, 4), key (1, 2, 6, 4): the gradient "
                 f"of {name} differs from SDPA's"
                 + (" and holds NaN: the softmax of an all -inf row is NaN and its backward stays NaN even when the "
-                   "forward replaces it (nan_to_num); keep the row out of the softmax (softmax a finite stand-in, then "
+                   "forward hides it (nan_to_num, torch.where); keep the row out of the softmax (softmax a finite stand-in, then "
                    "torch.where(row_ok, p, 0))" if nan else ""),
                 f"{kind} mask 屏蔽了 query 1 的所有 key，query (1, 2, 4, 4)，key (1, 2, 6, 4)：{name} 的梯度与 SDPA 不一致"
-                + ("，且含有 NaN：全 -inf 行的 softmax 是 NaN，即使前向把它替换掉（nan_to_num），反向仍是 NaN；"
+                + ("，且含有 NaN：全 -inf 行的 softmax 是 NaN，即使前向把它盖住（nan_to_num、torch.where），反向仍是 NaN；"
                    "应让这一行不进 softmax（对一个有限的替代值做 softmax，再 torch.where(row_ok, p, 0)）" if nan else "")))
 
 
