@@ -59,6 +59,8 @@ def _hint(q, k, v, window, bs, got):
     for kind, (en, zh) in MISTAKES.items():
         if _allclose(got, reference(q, k, v, window, bs, kind), atol=1e-9, rtol=1e-7):
             return say(f" This looks like {en}.", f"看起来是这个错误：{zh}。")
+    if _allclose(got, _sdpa(q, k, v, attn_mask=band(q.shape[-2], window), scale=1.0), atol=1e-9, rtol=1e-7):
+        return say(" The scores were not multiplied by 1/sqrt(E).", "分数没有乘以 1/sqrt(E)。")
     return ""
 
 
@@ -136,7 +138,10 @@ def test_only_blocks_that_meet_the_band(entry):
     if not extra and not missing:
         return
     note = ""
-    if any(kb > qb for qb, kb in extra):
+    if sorted((kb, qb) for qb, kb in seen) == sorted(want):
+        note = say(" These are the right pairs with the arguments swapped: call on_block(query_block, key_block).",
+                   "这些块对是对的，只是参数顺序反了：应调用 on_block(query_block, key_block)。")
+    elif any(kb > qb for qb, kb in extra):
         note = say(" Key blocks after the query block hold only future keys: a causal band never needs them.",
                    "在 query 块之后的 key 块只有未来的 key：因果的带永远用不到它们。")
     elif extra:
