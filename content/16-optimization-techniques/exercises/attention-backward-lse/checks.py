@@ -39,7 +39,7 @@ def reference(q, k, v, do):
 
 
 def blockwise(q, k, v, o, do, lse, bs, d_term=True, scale_dq_dk=True, use_lse=True, block_softmax=False,
-              d_per_block=False):
+              d_per_block=False, accumulate_dq=True, scale_p=True):
     """The blockwise backward with switches for the usual mistakes (all defaults: correct)."""
     scale = 1 / math.sqrt(q.shape[-1])
     D = (do * o).sum(-1, keepdim=True)
@@ -47,7 +47,7 @@ def blockwise(q, k, v, o, do, lse, bs, d_term=True, scale_dq_dk=True, use_lse=Tr
     dk, dv = torch.zeros_like(k), torch.zeros_like(v)
     for j in range(0, k.shape[-2], bs):
         kb, vb = k[..., j:j + bs, :], v[..., j:j + bs, :]
-        s = _matmul(q, kb.transpose(-1, -2)) * scale
+        s = _matmul(q, kb.transpose(-1, -2)) * (scale if scale_p else 1.0)
         if block_softmax:
             p = torch.softmax(s, dim=-1)
         else:
@@ -58,7 +58,7 @@ def blockwise(q, k, v, o, do, lse, bs, d_term=True, scale_dq_dk=True, use_lse=Tr
         if d_per_block:
             ds = p * (dp - (p * dp).sum(-1, keepdim=True))
         c = scale if scale_dq_dk else 1.0
-        dq = dq + _matmul(ds, kb) * c
+        dq = (dq if accumulate_dq else 0) + _matmul(ds, kb) * c
         dk[..., j:j + bs, :] = _matmul(ds.transpose(-1, -2), q) * c
     return dq, dk, dv
 
@@ -70,6 +70,12 @@ MISTAKES = [
      "dQ 和 dK 里少了缩放因子 1/sqrt(E)（S = Q K^T / sqrt(E)，所以两者都要乘它）"),
     ({"use_lse": False}, "P = exp(S) without subtracting the saved logsumexp, so P is not normalised",
      "P = exp(S)，没有减去保存的 logsumexp，所以 P 没有归一化"),
+    ({"accumulate_dq": False}, "dQ was overwritten by each key block (dq = ...) instead of summed over the blocks "
+     "(dq += ...), so only the last block's keys reach it",
+     "每个 key 块都覆盖了 dQ（dq = ...），而不是把各块相加（dq += ...），所以只有最后一块的 key 进入了 dQ"),
+    ({"scale_p": False}, "P was recomputed from Q K^T without the 1/sqrt(E) scale; lse was taken over the scaled scores, "
+     "so P = exp(Q K^T / sqrt(E) - lse)",
+     "重算 P 时 Q K^T 没有乘 1/sqrt(E)；lse 是在缩放后的分数上取的，所以 P = exp(Q K^T / sqrt(E) - lse)"),
     ({"block_softmax": True}, "a softmax within each key block: each block's probabilities sum to 1 on their own; "
      "P = exp(S - lse) uses the logsumexp over all keys",
      "在每个 key 块内部做 softmax：每块的概率各自加起来为 1；P = exp(S - lse) 用的是所有 key 上的 logsumexp"),
@@ -106,8 +112,10 @@ def _compare(entry, shape, bs, seed, spread=1.0):
         return
     top = float(_matmul(q, k.transpose(-1, -2)).abs().max()) / math.sqrt(shape[4])
     if not all(bool(torch.isfinite(g).all()) for g in got):
-        extra = say(f" Scores reach about {top:.0f}: exp(S) overflows past 709, exp(S - lse) never exceeds 1.",
-                    f"分数最大约 {top:.0f}：exp(S) 超过 709 就溢出，而 exp(S - lse) 不会超过 1。")
+        extra = say(f" Scores reach about {top:.0f}: exp(S) overflows past 709, while exp(S - lse) never exceeds 1 when "
+                    "S is recomputed exactly as the forward scored it, Q K^T / sqrt(E).",
+                    f"分数最大约 {top:.0f}：exp(S) 超过 709 就溢出，而只要 S 按前向的方式重算（Q K^T / sqrt(E)），"
+                    "exp(S - lse) 就不会超过 1。")
     else:
         extra = _named_mistake(args, bs, got)
     errs = ", ".join(f"{n} {float((g - w).abs().max()):.3g}" for n, g, w in zip(("dq", "dk", "dv"), got, want))

@@ -31,20 +31,28 @@ def bool_mask(shape, seed, p=0.6):
 
 
 def variant(q, k, v, attn_mask=None, is_causal=False, scale=None, *, invert=False, diagonal=0, bottom_right=False,
-            scale_rule="E", float_as_bool=False):
+            scale_rule="E", float_as_bool=False, bool_as_float=False, scale_after_mask=False,
+            zero_scale_as_default=False):
     """The documented math with switches for the usual mistakes (all defaults: torch's semantics)."""
     L, S, E = q.shape[-2], k.shape[-2], q.shape[-1]
+    if zero_scale_as_default and scale == 0.0:
+        scale = None
     default = {"E": 1 / math.sqrt(E), "L": 1 / math.sqrt(L), "S": 1 / math.sqrt(S), "none": 1.0, "times": math.sqrt(E)}
-    s = q @ k.transpose(-1, -2) * (default[scale_rule] if scale is None or scale_rule != "E" else scale)
+    factor = default[scale_rule] if scale is None or scale_rule != "E" else scale
+    s = q @ k.transpose(-1, -2) * (1.0 if scale_after_mask else factor)
     keep = _ones(L, S, dtype=torch.bool)
     if is_causal:
         keep = keep.tril(diagonal=diagonal + (S - L if bottom_right else 0))
     if attn_mask is not None:
-        if attn_mask.dtype == torch.bool or float_as_bool:
+        if bool_as_float and attn_mask.dtype == torch.bool:
+            s = s + attn_mask.to(s.dtype)
+        elif attn_mask.dtype == torch.bool or float_as_bool:
             m = attn_mask.bool()
             keep = keep & (~m if invert else m)
         else:
             s = s + attn_mask
+    if scale_after_mask:
+        s = s * factor
     s = s.masked_fill(~keep, float("-inf"))
     p = _safe_softmax(s, -1)
     return p @ v
@@ -65,8 +73,18 @@ MISTAKES = [
      "分数乘的是 1/sqrt(S)（key 长度）；默认缩放是 1/sqrt(E)"),
     ({"scale_rule": "times"}, "scores multiplied by sqrt(E) instead of divided", "分数乘了 sqrt(E)，而不是除以它"),
     ({"scale_rule": "none"}, "the scores were not scaled at all", "分数完全没有缩放"),
+    ({"zero_scale_as_default": True}, "scale=0.0 treated as if no scale were given (`scale or 1/sqrt(E)`): only "
+     "scale=None means 1/sqrt(E); scale=0.0 makes every score 0, so each query averages the values it may see",
+     "把 scale=0.0 当成了没给 scale（`scale or 1/sqrt(E)`）：只有 scale=None 才表示 1/sqrt(E)；"
+     "scale=0.0 让所有分数为 0，每个 query 对它能看的 value 取平均"),
     ({"scale_rule": "E", "scale": None}, "the scale argument ignored: when given, it replaces 1/sqrt(E)",
      "忽略了 scale 参数：给了 scale 时应用它代替 1/sqrt(E)"),
+    ({"bool_as_float": True}, "a boolean mask added to the scores as 0/1; a boolean mask keeps (True) or masks "
+     "(False, -inf) keys, it is not a bias", "把布尔 mask 当成 0/1 加到了分数上；布尔 mask 是保留（True）或屏蔽"
+     "（False，-inf）key，不是偏置"),
+    ({"scale_after_mask": True}, "the float mask was scaled together with the scores ((QK^T + mask) * scale); SDPA "
+     "adds the mask after scaling: QK^T * scale + mask", "float mask 和分数一起被缩放了（(QK^T + mask) * scale）；"
+     "SDPA 是先缩放再加 mask：QK^T * scale + mask"),
     ({"float_as_bool": True}, "a float mask treated as a keep/drop mask; a float attn_mask is added to the scores",
      "把 float mask 当成了保留/屏蔽的 mask；float 类型的 attn_mask 应加到分数上"),
 ]
@@ -89,9 +107,25 @@ def _describe(args, kw):
     for name, val in kw.items():
         if isinstance(val, torch.Tensor):
             parts.append(f"{name} {val.dtype} {tuple(val.shape)}")
-        elif val not in (None, False):
+        elif val is not None and val is not False:
             parts.append(f"{name}={val}")
     return ", ".join(parts)
+
+
+def _dead_rows(args, kw):
+    """Which output rows have every key masked (a bool tensor shaped like the output less its last axis)."""
+    q, k, _ = args
+    L, S = q.shape[-2], k.shape[-2]
+    keep = _ones(L, S, dtype=torch.bool)
+    if kw.get("is_causal"):
+        keep = keep.tril()
+    mask = kw.get("attn_mask")
+    if mask is not None:
+        keep = keep & (mask if mask.dtype == torch.bool else mask > float("-inf"))
+    try:
+        return (~keep.any(-1)).expand(q.shape[:-1])
+    except RuntimeError:
+        return None
 
 
 def _compare(entry, args, **kw):
@@ -106,7 +140,8 @@ def _compare(entry, args, **kw):
     if _allclose(got, want, atol=1e-10, rtol=1e-8):
         return
     nan_rows = got.isnan().any(-1)
-    if bool(nan_rows.any()):
+    dead = _dead_rows(args, kw)
+    if bool(nan_rows.any()) and dead is not None and bool((nan_rows <= dead).all()):
         extra = say(" NaN appears in rows whose keys are all masked: torch 2.13's SDPA returns zeros for such rows on "
                     "the CPU, where a plain softmax of an all -inf row gives NaN.",
                     "所有 key 都被屏蔽的行出现了 NaN：torch 2.13 的 SDPA 在 CPU 上对这样的行返回 0"
@@ -128,6 +163,7 @@ def test_plain_attention(entry):
 
 def test_explicit_scale(entry):
     _compare(entry, qkv((2, 2), 5, 6, 4, 3, seed=3), scale=0.3)
+    _compare(entry, qkv((1, 2), 3, 5, 4, 3, seed=21), scale=0.0)
 
 
 def test_causal_square(entry):
@@ -195,6 +231,37 @@ def test_gradients_match(entry):
         assert a is not None and _allclose(a, b, atol=1e-9, rtol=1e-7), say(
             f"causal, query (1, 2, 4, 4), key (1, 2, 5, 4): the gradient of {name} differs from SDPA's",
             f"causal，query (1, 2, 4, 4)，key (1, 2, 5, 4)：{name} 的梯度与 SDPA 不一致")
+
+
+def test_fully_masked_rows_have_zero_gradients(entry):
+    # SDPA's fully masked rows are zeros that depend on nothing: their query rows get a zero gradient, and no key or
+    # value gets anything from them. A NaN softmax patched afterwards (nan_to_num) still sends NaN backwards.
+    q, k, v = (t.requires_grad_(True) for t in qkv((1, 2), 4, 6, 4, 3, seed=22))
+    g = rand(1, 2, 4, 3, seed=23)
+    for mask in (bool_mask((4, 6), seed=24), rand(4, 6, seed=25)):
+        mask[:, 0] = True if mask.dtype == torch.bool else 0.0
+        mask[1] = False if mask.dtype == torch.bool else float("-inf")
+        kind = say("boolean", "布尔") if mask.dtype == torch.bool else say("float", "浮点")
+        got = entry(q, k, v, attn_mask=mask)
+        assert isinstance(got, torch.Tensor) and got.requires_grad, say(
+            "with inputs that require grad the output should carry a graph (write it with differentiable torch ops)",
+            "输入需要梯度时，输出应带有计算图（用可求导的 torch 运算来写）")
+        with _enable_grad():
+            got_grads = _grad(got, (q, k, v), g, allow_unused=True)
+            want_grads = _grad(_sdpa(q, k, v, attn_mask=mask), (q, k, v), g)
+        for name, a, b in zip(("query", "key", "value"), got_grads, want_grads):
+            if a is not None and _allclose(a, b, atol=1e-9, rtol=1e-7):
+                continue
+            nan = a is not None and bool(a.isnan().any())
+            raise AssertionError(say(
+                f"a {kind} mask that masks every key of query 1, query (1, 2, 4, 4), key (1, 2, 6, 4): the gradient "
+                f"of {name} differs from SDPA's"
+                + (" and holds NaN: the softmax of an all -inf row is NaN and its backward stays NaN even when the "
+                   "forward hides it (nan_to_num, torch.where); keep the row out of the softmax (softmax a finite stand-in, then "
+                   "torch.where(row_ok, p, 0))" if nan else ""),
+                f"{kind} mask 屏蔽了 query 1 的所有 key，query (1, 2, 4, 4)，key (1, 2, 6, 4)：{name} 的梯度与 SDPA 不一致"
+                + ("，且含有 NaN：全 -inf 行的 softmax 是 NaN，即使前向把它盖住（nan_to_num、torch.where），反向仍是 NaN；"
+                   "应让这一行不进 softmax（对一个有限的替代值做 softmax，再 torch.where(row_ok, p, 0)）" if nan else "")))
 
 
 class Watch(torch.Tensor):

@@ -1,7 +1,5 @@
 """Full attention under a band mask (torch's SDPA) as the reference for banded-block sliding-window attention."""
 
-import math
-
 import torch
 import torch.nn.functional as F
 
@@ -61,6 +59,8 @@ def _hint(q, k, v, window, bs, got):
     for kind, (en, zh) in MISTAKES.items():
         if _allclose(got, reference(q, k, v, window, bs, kind), atol=1e-9, rtol=1e-7):
             return say(f" This looks like {en}.", f"看起来是这个错误：{zh}。")
+    if _allclose(got, _sdpa(q, k, v, attn_mask=band(q.shape[-2], window), scale=1.0), atol=1e-9, rtol=1e-7):
+        return say(" The scores were not multiplied by 1/sqrt(E).", "分数没有乘以 1/sqrt(E)。")
     return ""
 
 
@@ -138,7 +138,10 @@ def test_only_blocks_that_meet_the_band(entry):
     if not extra and not missing:
         return
     note = ""
-    if any(kb > qb for qb, kb in extra):
+    if sorted((kb, qb) for qb, kb in seen) == sorted(want):
+        note = say(" These are the right pairs with the arguments swapped: call on_block(query_block, key_block).",
+                   "这些块对是对的，只是参数顺序反了：应调用 on_block(query_block, key_block)。")
+    elif any(kb > qb for qb, kb in extra):
         note = say(" Key blocks after the query block hold only future keys: a causal band never needs them.",
                    "在 query 块之后的 key 块只有未来的 key：因果的带永远用不到它们。")
     elif extra:
@@ -159,8 +162,19 @@ PRODUCTS = {"matmul", "__matmul__", "__rmatmul__", "mm", "bmm", "baddbmm", "addm
             "scaled_dot_product_attention"}
 
 
+def _tensors(args):
+    """The tensors among a call's arguments, inside lists and tuples too (torch.einsum(eq, [a, b]))."""
+    out = []
+    for a in args:
+        if isinstance(a, torch.Tensor):
+            out.append(a)
+        elif isinstance(a, (list, tuple)):
+            out += _tensors(a)
+    return out
+
+
 class Watch(torch.Tensor):
-    """A tensor subclass that notes the operand shapes of every product it takes part in."""
+    """A tensor subclass that notes the operand shapes of every product it takes part in (and einsum's equation)."""
 
     calls = []
 
@@ -168,8 +182,56 @@ class Watch(torch.Tensor):
     def __torch_function__(cls, func, types, args=(), kwargs=None):
         name = getattr(func, "__name__", "")
         if name in PRODUCTS:
-            cls.calls.append((name, [tuple(a.shape) for a in args if isinstance(a, torch.Tensor)]))
+            eq = next((a for a in args if isinstance(a, str)), "") if name == "einsum" else ""
+            cls.calls.append((name, [tuple(a.shape) for a in _tensors(args)], eq))
         return super().__torch_function__(func, types, args, kwargs or {})
+
+
+def _prod(xs):
+    out = 1
+    for x in xs:
+        out *= int(x)
+    return out
+
+
+def _einsum_work(eq, shapes):
+    """Multiply-adds of an einsum: the sizes of all its distinct indices (and the broadcast ellipsis) multiplied."""
+    ins = eq.replace(" ", "").split("->")[0].split(",")
+    if len(ins) != len(shapes):
+        return 0
+    sizes, ell = {}, []
+    for sub, shape in zip(ins, shapes):
+        if "..." in sub:
+            head, tail = sub.split("...")
+            n_ell = len(shape) - len(head) - len(tail)
+            labels = list(head) + [None] * n_ell + list(tail)
+            ell_shape = shape[len(head):len(head) + n_ell]
+            ell = list(torch.broadcast_shapes(tuple(ell), tuple(ell_shape)))
+        else:
+            labels = list(sub)
+        for lab, d in zip(labels, shape):
+            if lab is not None:
+                sizes[lab] = max(sizes.get(lab, 1), int(d))
+    return _prod(ell) * _prod(sizes.values())
+
+
+def _work(name, shapes, eq):
+    """Multiply-adds of one recorded product (0 where the shapes say too little to tell)."""
+    try:
+        if name == "einsum":
+            return _einsum_work(eq, shapes)
+        if name == "linear":
+            return _prod(shapes[0]) * shapes[1][0] if len(shapes) >= 2 and len(shapes[1]) == 2 else 0
+        if name in ("matmul", "__matmul__", "__rmatmul__", "mm", "bmm", "baddbmm", "addmm") and len(shapes) >= 2:
+            a, b = shapes[-2], shapes[-1]
+            if name == "__rmatmul__":
+                a, b = b, a
+            a = (1, *a) if len(a) == 1 else a
+            b = (*b, 1) if len(b) == 1 else b
+            return _prod(torch.broadcast_shapes(tuple(a[:-2]), tuple(b[:-2]))) * a[-2] * a[-1] * b[-1]
+    except (RuntimeError, ValueError, IndexError):
+        return 0
+    return 0
 
 
 def test_never_multiplies_the_whole_sequence(entry):
@@ -177,7 +239,7 @@ def test_never_multiplies_the_whole_sequence(entry):
     q, k, v = make(1, 2, n, 4, 3, seed=7)
     Watch.calls = []
     out = _call(entry, *(t.as_subclass(Watch) for t in (q, k, v)), window, bs)
-    whole = [(name, shapes) for name, shapes in Watch.calls if any(n in s[-2:] for s in shapes)]
+    whole = [(name, shapes) for name, shapes, _ in Watch.calls if any(n in s[-2:] for s in shapes)]
     assert not whole, say(
         f"N = {n}, window {window}, block_size {bs}: {whole[0][0]} got operands of shapes {whole[0][1]}, which span "
         "the whole sequence; banded attention multiplies only the key blocks that meet the band",
@@ -188,11 +250,36 @@ def test_never_multiplies_the_whole_sequence(entry):
         f"N = {n}，window {window}，block_size {bs}：输出与带状 mask 下的 attention 不一致")
 
 
+def test_work_is_only_the_band(entry):
+    # N = 40, window 5, block_size 4: the band meets 3 key blocks per query block, causal attention up to 10. The
+    # products (Q K^T and P V over the computed blocks) may cost what the band's blocks cost, with room to spare for
+    # a small extra product, not what every block up to the diagonal costs.
+    b, h, n, e, ev, window, bs = 1, 2, 40, 8, 8, 5, 4
+    q, k, v = make(b, h, n, e, ev, seed=8)
+    Watch.calls = []
+    out = _call(entry, *(t.as_subclass(Watch) for t in (q, k, v)), window, bs)
+    spent = sum(_work(name, shapes, eq) for name, shapes, eq in Watch.calls)
+    def size(blk):
+        return min(n, (blk + 1) * bs) - blk * bs
+    band_work = sum(b * h * size(qb) * size(kb) * (e + ev) for qb, kb in expected_blocks(n, window, bs))
+    causal_work = sum(b * h * size(qb) * size(kb) * (e + ev) for qb in range(-(-n // bs)) for kb in range(qb + 1))
+    assert spent <= 1.25 * band_work, say(
+        f"N = {n}, window {window}, block_size {bs}: the matrix products cost {spent} multiply-adds, while Q K^T and "
+        f"P V over the blocks that meet the band cost {band_work} (every key block up to the diagonal: {causal_work}). "
+        "Blocks wholly below the band were multiplied too, masked out or not; skip them",
+        f"N = {n}，window {window}，block_size {bs}：矩阵乘共花了 {spent} 次乘加，而只在与带相交的块上做 Q K^T 和 P V "
+        f"只需 {band_work} 次（对角线以下的所有 key 块：{causal_work} 次）。完全在带下方的块也被乘了，"
+        "不管有没有被 mask 掉；应跳过它们")
+    assert _allclose(out.as_subclass(torch.Tensor), reference(q, k, v, window), atol=1e-10, rtol=1e-8), say(
+        f"N = {n}, window {window}, block_size {bs}: the output differs from attention under the band mask",
+        f"N = {n}，window {window}，block_size {bs}：输出与带状 mask 下的 attention 不一致")
+
+
 def observe():
     """What Watch saw during one call of the learner's code (sent to the judge with the call's record)."""
-    return [(name, [list(s) for s in shapes]) for name, shapes in Watch.calls]
+    return [(name, [list(s) for s in shapes], eq) for name, shapes, eq in Watch.calls]
 
 
 def restore(observed):
     """On the judge's side: Watch as the learner's call left it."""
-    Watch.calls = [(str(name), [tuple(int(d) for d in s) for s in shapes]) for name, shapes in observed]
+    Watch.calls = [(str(name), [tuple(int(d) for d in s) for s in shapes], str(eq)) for name, shapes, eq in observed]

@@ -24,7 +24,7 @@ def make(b, h, L, S, e, ev, seed, spread=1.0):
     return q, k, v
 
 
-def tiled(q, k, v, bs, scaled=True, rescale_acc=True, divide_each_block=False, skip_partial=False):
+def tiled(q, k, v, bs, scaled=True, rescale_acc=True, divide_each_block=False, skip_partial=False, rescale_l=True):
     """A tiled forward with switches for the usual mistakes (all off: the correct algorithm)."""
     scale = 1 / math.sqrt(q.shape[-1]) if scaled else 1.0
     S = k.shape[-2]
@@ -37,7 +37,7 @@ def tiled(q, k, v, bs, scaled=True, rescale_acc=True, divide_each_block=False, s
         m_new = torch.maximum(m, s.amax(-1))
         alpha = _exp(m - m_new)
         p = _exp(s - m_new[..., None])
-        ll = ll * alpha + p.sum(-1)
+        ll = (ll * alpha if rescale_l else ll) + p.sum(-1)
         acc = (acc * alpha[..., None] if rescale_acc else acc) + _matmul(p, v[..., start:start + bs, :])
         if divide_each_block:
             acc = acc / ll[..., None]
@@ -51,6 +51,9 @@ MISTAKES = {
     "no_rescale": ({"rescale_acc": False}, "the output accumulator was not multiplied by exp(m_old - m_new) when the "
                    "running max grew, so earlier blocks keep weights relative to an old max",
                    "running max 变大时没有把输出累加器乘以 exp(m_old - m_new)，之前的块仍按旧的 max 计权"),
+    "no_rescale_l": ({"rescale_l": False}, "the running sum l was not multiplied by exp(m_old - m_new) when the "
+                     "running max grew, so its earlier terms stay relative to an old max",
+                     "running max 变大时没有把 running sum l 乘以 exp(m_old - m_new)，它之前的项仍以旧的 max 为基准"),
     "divide_each_block": ({"divide_each_block": True}, "the accumulator was divided by the running sum inside the loop, "
                           "after every block, so earlier blocks are divided more than once; divide once at the end",
                           "在循环里每个块之后都把累加器除以 running sum，前面的块被除了不止一次；应在最后除一次"),
@@ -147,6 +150,9 @@ def test_running_max_and_sum_after_each_block(entry):
     want_ends = [4, 8, 11]
     if ends != want_ends:
         extra = ""
+        if ends == [4, 8, 12]:
+            extra = say(" The last block holds only keys 8..10, so end is min(j + block_size, S) = 11.",
+                        "最后一块只有 key 8..10，所以 end 是 min(j + block_size, S) = 11。")
         if ends == [4, 8]:
             extra = say(" The last, partial block (keys 8..10) was never processed: loop over range(0, S, block_size).",
                         "最后那个不满的块（key 8..10）没有处理：循环应是 range(0, S, block_size)。")
@@ -184,9 +190,17 @@ def test_running_max_and_sum_after_each_block(entry):
             start = (end - 1) // bs * bs
             block_only = _exp(scores[..., start:end] - want_m[..., None]).sum(-1)
             note = ""
+            not_rescaled = scores.new_zeros(want_m.shape)
+            for j in range(0, end, bs):
+                not_rescaled = not_rescaled + _exp(scores[..., j:min(j + bs, end)]
+                                                   - scores[..., :min(j + bs, end)].amax(-1)[..., None]).sum(-1)
             if _allclose(ll.to(torch.float64), block_only, atol=1e-10, rtol=1e-9):
                 note = say(" It holds only this block's terms: carry l over as l * exp(m_old - m_new) + this block's sum.",
                            "它只包含当前块的项：应延续 l，即 l * exp(m_old - m_new) 再加上当前块的和。")
+            elif _allclose(ll.to(torch.float64), not_rescaled, atol=1e-10, rtol=1e-9):
+                note = say(" Each block's sum was added against the max of its own time, but the old l was never "
+                           "multiplied by exp(m_old - m_new) when the max grew.",
+                           "每块的和是按当时的 max 加进去的，但 max 变大时旧的 l 没有乘以 exp(m_old - m_new)。")
             raise AssertionError(say(
                 f"after {end} keys: l should be sum over keys 0..{end - 1} of exp(score - m), with m the current "
                 f"running max; differs by up to {float((ll.to(torch.float64) - want_l).abs().max()):.3g}.{note}",
