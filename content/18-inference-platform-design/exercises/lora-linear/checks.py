@@ -101,24 +101,24 @@ def test_frozen_base_trainable_adapter(entry, seed):
 
 
 def test_forward_formula(entry, seed):
-    m, base, w0, b0, x, g = _setup(entry, seed, r=4, alpha=8.0)
+    m, base, w0, b0, x, g = _setup(entry, seed, r=4, alpha=10.0)  # alpha / r = 2.5: alpha // r would give 2
     a_new = torch.randn(4, 64, generator=g, dtype=torch.float64) * 0.1
     b_new = torch.randn(48, 4, generator=g, dtype=torch.float64) * 0.1
     with torch.no_grad():
         m.lora_A.copy_(a_new)
         m.lora_B.copy_(b_new)
     y = _out(m, x.clone().requires_grad_(True), "after setting A and B")
-    scaling = 8.0 / 4
+    scaling = 10.0 / 4
     want = x @ w0.T + b0 + scaling * (x @ a_new.T @ b_new.T)
     err = (y.detach() - want).abs().max().item()
     hint_en = hint_zh = ""
-    for s, name in ((8.0, "alpha"), (4 / 8.0, "r / alpha"), (1.0, "1")):
+    for s, name in ((10.0, "alpha"), (4 / 10.0, "r / alpha"), (1.0, "1"), (2.0, "alpha // r (a floor division)")):
         if (y.detach() - (x @ w0.T + b0 + s * (x @ a_new.T @ b_new.T))).abs().max().item() < 1e-9:
             hint_en, hint_zh = f" (the update is scaled by {name}; LoRA scales by alpha / r)", f"（更新量乘的是 {name}；LoRA 乘 alpha / r）"
     assert err < 1e-9, say(
-        f"r=4, alpha=8, A and B set by the test: the output differs from base(x) + (alpha/r) x A^T B^T by up to "
+        f"r=4, alpha=10, A and B set by the test: the output differs from base(x) + (alpha/r) x A^T B^T by up to "
         f"{err:.3g}{hint_en}",
-        f"r=4，alpha=8，A 和 B 由测试设定：输出与 base(x) + (alpha/r) x A^T B^T 最多相差 {err:.3g}{hint_zh}",
+        f"r=4，alpha=10，A 和 B 由测试设定：输出与 base(x) + (alpha/r) x A^T B^T 最多相差 {err:.3g}{hint_zh}",
     )
     assert y.requires_grad, say(
         "the output does not depend on the input through autograd (is forward run under no_grad, or detached?)",

@@ -153,3 +153,55 @@ def test_producers_and_consumers(entry):
                 f"producer's items out in the order they were put",
                 f"消费者 {c} 收到生产者 p{p} 的元素顺序错乱（{seq[:8]}...）：FIFO 应按放入的顺序交出同一生产者的元素",
             )
+
+
+
+def test_get_wakes_a_producer_not_a_consumer(entry):
+    # Capacity 1, two consumers waiting on the empty ring. The producer puts 'x' (waking one consumer) and at once
+    # 'y', which waits on the full ring. The consumer that takes 'x' must wake the producer. With a single condition
+    # for both kinds of waiter and notify(), it wakes the other consumer instead (first in line), which finds the
+    # ring empty and sleeps again: the producer only gets on when its own timeout runs out.
+    for trial in range(2):
+        rb = entry(1)
+        ready = [threading.Event(), threading.Event()]
+        _state.update(second_put=-1.0)
+
+        def consumer(i):
+            def run():
+                ready[i].set()
+                try:
+                    return rb.get(timeout=0.6)
+                except TimeoutError:
+                    return None
+
+            return run
+
+        def producer():
+            for ev in ready:
+                ev.wait(2.0)
+            time.sleep(0.05)  # let both consumers block on the empty ring first
+            try:
+                rb.put("x", timeout=0.4)
+                start = time.monotonic()
+                rb.put("y", timeout=0.4)
+                _state["second_put"] = time.monotonic() - start
+            except TimeoutError as exc:
+                return f"TimeoutError ({exc})"
+            return "done"
+
+        got = run_threads({"c0": consumer(0), "c1": consumer(1), "producer": producer}, timeout=3.0)
+        rb.size()  # a last call from the main thread: the judge restores the producer's timing here
+        received = sorted(str(got[c]) for c in ("c0", "c1"))
+        took = _state["second_put"]
+        assert got["producer"] == "done" and received == ["x", "y"] and 0 <= took < 0.25, say(
+            f"capacity 1, two consumers waiting in get, then one producer puts 'x' and 'y': the producer returned "
+            f"{got['producer']!r} (its put of 'y' took {took:.2f} s) and the consumers got {got['c0']!r} and "
+            f"{got['c1']!r}; expected 'done' within milliseconds, and 'x', 'y'. The get that takes 'x' has to wake the "
+            f"producer waiting on the full ring; with one condition shared by producers and consumers, notify() wakes "
+            f"the other waiting consumer instead, and the producer waits out its timeout (use two conditions, "
+            f"not_full and not_empty)",
+            f"容量 1，两个消费者在 get 里等待，然后一个生产者 put 'x' 和 'y'：生产者返回 {got['producer']!r}"
+            f"（put 'y' 用了 {took:.2f} 秒），消费者得到 {got['c0']!r} 和 {got['c1']!r}；应在几毫秒内返回 'done'，"
+            f"消费者得到 'x'、'y'。取走 'x' 的 get 要唤醒在满环上等待的生产者；生产者和消费者共用一个条件变量时，"
+            f"notify() 唤醒的却是另一个在等的消费者，生产者只能等到自己超时（用 not_full、not_empty 两个条件变量）",
+        )

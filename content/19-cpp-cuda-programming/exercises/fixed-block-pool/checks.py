@@ -64,9 +64,11 @@ def test_errors(entry):
         pool.free(a)
         _expect(ValueError, lambda: pool.free(a), f"free({a}) twice", f"两次 free({a})")
         _expect(ValueError, lambda: pool.free(7), "free(7) in a pool of 2 blocks", "在 2 块的池里 free(7)")
-        _expect(ValueError, lambda: pool.free(-1), "free(-1)", "free(-1)")
         pool.allocate()
         pool.allocate()
+        # with every block held, -1 would index the last block: a check of only `block >= num_blocks` frees it
+        _expect(ValueError, lambda: pool.free(-1), "free(-1) while both blocks are allocated (a negative index is not "
+                "a block; list[-1] is the last one)", "两块都已分配时 free(-1)（负数不是块号；list[-1] 是最后一块）")
         start = time.monotonic()
         _expect(TimeoutError, lambda: pool.allocate(timeout=0.05), "allocate(timeout=0.05) with no free block",
                 "没有空闲块时 allocate(timeout=0.05)")
@@ -148,9 +150,12 @@ def test_four_threads(entry):
                 except Exception as exc:  # noqa: BLE001 - reported with its likely cause
                     raise AssertionError(say(
                         f"thread {name}, round {step}: your code raised {type(exc).__name__} ({exc}) while {threads} "
-                        f"threads shared the pool: two threads changed the free list at once (a missing lock)",
+                        f"threads shared the pool: two threads changed the free list at once (a missing lock), or a "
+                        f"woken thread found the list empty again (wait under `if` instead of `while` / wait_for: another thread "
+                        f"may take the block first)",
                         f"线程 {name}，第 {step} 轮：{threads} 个线程共用池时你的代码抛出 {type(exc).__name__}（{exc}）："
-                        f"两个线程同时改了空闲链表（没加锁）",
+                        f"两个线程同时改了空闲链表（没加锁），或被唤醒的线程发现链表又空了（用 `if` 而不是 `while` / "
+                        f"wait_for 包住 wait：别的线程可能先拿走了块）",
                     )) from None
             return got
 

@@ -56,3 +56,24 @@ def test_false_positive_rate(entry, seed):
         f"n={n}，p={p}：{probes} 个从未加入的元素中有 {fp} 个被判为存在（{rate:.1%}）；上限 {limit:.1%}。"
         f"k=1（或同一个下标用 k 次）时约为 {single:.1%}；把 m 当成字节数会高得多",
     )
+
+
+def test_single_hash_filter(entry, seed):
+    # p = 0.5 sizes the filter with k = 1: an item that gets k - 1 = 0 indices (range(1, k)) looks present always,
+    # while at p = 0.02 one index fewer than k barely changes the rate.
+    rng = random.Random(seed)
+    n, p, probes = 1000, 0.5, 2000
+    bf = entry(n, p)
+    for i in range(n):
+        bf.add(f"in-{seed}-{i}-{rng.randrange(10**9)}")
+    fp = sum(bool(bf.might_contain(f"out-{seed}-{j}-{rng.randrange(10**9)}")) for j in range(probes))
+    rate = fp / probes
+    limit = 0.6
+    assert rate <= limit, say(
+        f"n={n}, p={p} (so m={sizes(n, p)[0]}, k={sizes(n, p)[1]}): {fp} of {probes} items never added were reported "
+        f"present ({rate:.1%}); expected about 50%, at most {limit:.0%}. Does every item get exactly k indices "
+        f"(i = 0 .. k-1)? range(1, k) gives k - 1, none at all when k = 1",
+        f"n={n}，p={p}（即 m={sizes(n, p)[0]}，k={sizes(n, p)[1]}）：{probes} 个从未加入的元素中有 {fp} 个被判为存在"
+        f"（{rate:.1%}）；应约为 50%，至多 {limit:.0%}。每个元素是否正好有 k 个下标（i = 0 .. k-1）？"
+        f"range(1, k) 只给 k - 1 个，k = 1 时一个也没有",
+    )

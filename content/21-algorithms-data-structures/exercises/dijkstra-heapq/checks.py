@@ -148,3 +148,28 @@ def test_large_sparse_graph(entry, seed):
         f"n={n}，m={len(edges)}：比较距离 {used} 次，O((n + m) log n) 的预算是 {budget}；"
         f"线性扫描找最近的未完成节点约要 n^2/2 = {n * n // 2} 次：用堆",
     )
+
+
+def test_backward_chain(entry):
+    # A chain 0 -> 1 -> ... -> n-1 of weight 1, plus a dear direct edge 0 -> i for every i, listed from the far end
+    # and the chain listed backwards: a label-correcting search (Bellman-Ford rounds over the edge list, or a FIFO
+    # queue of improved nodes) fixes one more hop per round here, about n^2/2 relaxations; Dijkstra settles each node
+    # once.
+    n = 600
+    plain = [(0, i, 10 * i) for i in range(n - 1, 0, -1)]
+    plain += [(i, i + 1, 1) for i in range(n - 2, -1, -1)]
+    edges = [(u, v, W(w)) for u, v, w in plain]
+    what = f"n={n}, a chain of weight-1 edges listed backwards plus a dearer edge 0 -> i for every i"
+    _count["cmp"] = 0
+    got = _run(entry, n, edges, 0, what)
+    used = _count["cmp"]
+    _compare(got, list(range(n)), plain, what)
+    budget = 4 * (n + len(edges)) * math.ceil(math.log2(n + len(edges)))
+    assert used <= budget, say(
+        f"{what}: {used} comparisons of distances, the budget for O((n + m) log n) is {budget}; relaxing edges "
+        f"in rounds (Bellman-Ford) or from a FIFO queue of improved nodes (SPFA) corrects one hop per round here, "
+        f"about n^2/2 = {n * n // 2}: take the closest node from a heap, and its distance is final when popped",
+        f"{what}：比较距离 {used} 次，O((n + m) log n) 的预算是 {budget}；按轮松弛所有边（Bellman-Ford）"
+        f"或用先进先出队列装被改进的节点（SPFA），在这张图上每轮只修正一跳，约 n^2/2 = {n * n // 2} 次："
+        f"要用堆每次取最近的节点，弹出时它的距离才确定",
+    )

@@ -4,13 +4,33 @@ tmp_dir and the peak of tracemalloc, because the judge never sees the learner's 
 import hashlib
 import os
 import random
+import sys
 import tempfile
 import tracemalloc
 
 from quiz.grader.say import say
 
-_watch = {"out": None, "tmp": None}
+_watch = {"out": None, "tmp": None, "written": set(), "hooked": False}
 _seen = {}
+
+
+def _on_audit(event, args):
+    """Note every file under tmp_dir opened for writing (open(..., "w"), os.open with O_WRONLY, mkstemp)."""
+    if event != "open" or not _watch["tmp"]:
+        return
+    try:
+        path, mode, flags = args
+        if isinstance(path, int):
+            return
+        path = os.path.abspath(os.fsdecode(os.fspath(path)))
+        if isinstance(mode, str):
+            writes = any(c in mode for c in "wax+")
+        else:
+            writes = bool(flags & (os.O_WRONLY | os.O_RDWR | os.O_CREAT))
+        if writes and os.path.dirname(path) == _watch["tmp"]:
+            _watch["written"].add(path)
+    except Exception:  # noqa: BLE001 - an odd open never breaks the learner's code
+        return
 
 
 def observe():
@@ -22,7 +42,8 @@ def observe():
             data = f.read()
     left = sorted(os.listdir(tmp)) if tmp and os.path.isdir(tmp) else []
     seen = {"sha": hashlib.sha256(data).hexdigest(), "head": data[:200].decode("utf-8", "replace"),
-            "lines": data.count(b"\n"), "left": left[:5], "n_left": len(left), "peak": peak}
+            "lines": data.count(b"\n"), "left": left[:5], "n_left": len(left), "peak": peak,
+            "written": len(_watch["written"])}
     restore(seen)  # the test reads _seen in the learner's child too, so both runs make the same calls
     return seen
 
@@ -43,7 +64,11 @@ def _run(entry, values, max_lines, what, trace=False):
     os.mkdir(tmp)
     with open(in_path, "w") as f:
         f.writelines(f"{v}\n" for v in values)
-    _watch.update(out=out_path, tmp=tmp)
+    if not _watch["hooked"]:
+        sys.addaudithook(_on_audit)
+        _watch["hooked"] = True
+    _watch["written"] = set()
+    _watch.update(out=out_path, tmp=os.path.abspath(tmp))
     if trace:
         tracemalloc.start()
     try:
@@ -91,6 +116,13 @@ def test_runs_and_cleanup(entry, seed):
             f"{n} lines, max_lines={m}: {_seen.get('n_left')} files left in tmp_dir ({_seen.get('left')}); delete the "
             f"runs before returning",
             f"{n} 行，max_lines={m}：tmp_dir 里还剩 {_seen.get('n_left')} 个文件（{_seen.get('left')}）；返回前删掉 run",
+        )
+        written = _seen.get("written", 0)
+        assert written <= want + 1, say(
+            f"{n} lines, max_lines={m}: {written} files were written in tmp_dir for {want} runs: merge all runs at once "
+            f"in one pass (merging two at a time into new files reads and writes the data log2(k) times)",
+            f"{n} 行，max_lines={m}：为 {want} 个 run 在 tmp_dir 里写了 {written} 个文件：应一次同时归并所有 run"
+            f"（两两归并成新文件要把数据读写 log2(k) 遍）",
         )
 
 

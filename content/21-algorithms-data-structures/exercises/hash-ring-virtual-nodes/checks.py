@@ -41,6 +41,11 @@ def _get(ring, key, nodes, what):
 
 def _explain(ring_ref, key):
     h = ring_hash(key)
+    if h in ring_ref.owner:
+        return (" (this key hashes exactly onto a virtual node: the first position >= it is that virtual node itself; "
+                "bisect_right, or a strict >, skips it)",
+                "（这个键的哈希正好落在一个虚拟节点上：第一个 >= 它的位置就是这个虚拟节点本身；"
+                "bisect_right 或严格的 > 会跳过它）")
     if h > ring_ref.points[-1]:
         return (" (this key hashes past the largest position: wrap around to the first)",
                 "（这个键的哈希超过了最大位置：应绕回到第一个）")
@@ -71,8 +76,10 @@ def test_matches_reference(entry, seed):
             if not nodes:
                 continue
             what = f"vnodes={vnodes}, after {' '.join(log[-6:])}"
-            for _ in range(40):
-                key = f"key-{rng.randrange(10**9)}"
+            keys = [f"key-{rng.randrange(10**9)}" for _ in range(40)]
+            # keys spelled like virtual nodes hash exactly onto a position: ">=" finds that very point
+            keys += [f"{node}#{rng.randrange(vnodes)}" for node in sorted(nodes)[:3]]
+            for key in keys:
                 got, want = _get(ring, key, nodes, what), ref.get(key)
                 if got != want:
                     en, zh = _explain(ref, key)

@@ -2,9 +2,20 @@
 
 import math
 import random
+import time
 from collections import deque
 
 from quiz.grader.say import say
+
+_state = {"took": -1.0}
+
+
+def observe():
+    return dict(_state)
+
+
+def restore(state):
+    _state.update(state)
 
 
 def bfs_labels(n, edges):
@@ -126,4 +137,27 @@ def test_path_compression(entry):
         f"after find({deepest}) on a path of {depth} links {path}, nodes {left} still do not point at the root {root}: "
         f"path compression points every node of the path straight at the root",
         f"在 {depth} 步长的路径 {path} 上做 find({deepest}) 之后，节点 {left} 仍没有指向根 {root}：路径压缩要让路径上每个节点直接指向根",
+    )
+
+
+def test_components_is_constant_time(entry):
+    n, merges, calls = 100_000, 200, 200
+    uf = entry(n)
+    for i in range(merges):
+        uf.union(2 * i, 2 * i + 1)
+    _state["took"] = -1.0
+    start = time.perf_counter()
+    got = [uf.components() for _ in range(calls)]
+    _state["took"] = time.perf_counter() - start
+    uf.connected(0, 1)  # a last call: the judge restores the time measured in your process here
+    assert all(c == n - merges for c in got), say(
+        f"n={n} after {merges} merges: components() gave {sorted(set(got))[:3]}, expected {n - merges}",
+        f"n={n}，合并 {merges} 次之后：components() 给出 {sorted(set(got))[:3]}，应为 {n - merges}",
+    )
+    took = _state["took"]
+    assert 0 <= took < 0.1, say(
+        f"n={n}: {calls} calls of components() took {took:.2f} s; keep a count (n at the start, minus 1 on each "
+        f"real merge) and return it in O(1) instead of counting the roots, which is O(n) per call",
+        f"n={n}：{calls} 次 components() 用了 {took:.2f} 秒；应维护一个计数（开始为 n，每次真正合并减 1），"
+        f"O(1) 返回，而不是每次数一遍根（每次 O(n)）",
     )
