@@ -77,8 +77,6 @@ def test_rejects_bad_classes(entry):
     _expect(KeyError, lambda: entry.get("t3.nofwd"),
             "get('t3.nofwd') after that class was rejected (check everything before registering)",
             "那个类被拒绝之后 get('t3.nofwd')（先全部检查，再注册）")
-<<<<<<< HEAD
-=======
     _expect(TypeError, lambda: entry("EmptyName", (base,), {"op_name": "", "forward": _forward_add}),
             "class EmptyName with op_name '' (op_name must be a non-empty str)",
             "op_name 为 '' 的 EmptyName（op_name 必须是非空字符串）", must_name="EmptyName")
@@ -89,7 +87,6 @@ def test_rejects_bad_classes(entry):
     assert "" not in got and 7 not in got, say(
         f"after classes with op_name '' and 7 were rejected, names() is {got!r}: a rejected class leaves no trace",
         f"op_name 为 '' 和 7 的类被拒绝之后 names() 是 {got!r}：被拒绝的类不能留下痕迹")
->>>>>>> xr
 
 
 def test_duplicates_and_inheritance(entry):
