@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import re
+import shutil
+from pathlib import Path
 
 import pytest
 
 from content_helpers import load_pack, messages, write
 
+from quiz import paths
 from quiz.content import yamlsafe
+from quiz.content.loader import load_bank
 
 LINE = re.compile(r"^(?P<path>.+):(?P<line>\d+):(?P<col>\d+): (error|warning): .+$")
 
@@ -180,7 +184,16 @@ def test_number_out_of_range_and_twice(tmp_path, valid_text):
     )
     bank = load_pack(tmp_path)
     assert only_problem(bank, "less than or equal to 305").line == 4
-    assert only_problem(bank, "number 300 is also used by 'q-two'").path.endswith("c.yaml")
+    # The built-in bank holds every number from 1 to 305, so a pack's 300 is taken already.
+    taken = [p for p in bank.problems if "number 300 is also used by 'cross-az-training'" in p.message]
+    assert sorted(Path(p.path).name for p in taken) == ["b.yaml", "c.yaml"], messages(bank)
+    # Without the built-in bank, the pack's own two 300s collide, and the second names the first.
+    modules = tmp_path.parent / "modules-only"
+    modules.mkdir()
+    shutil.copy(paths.builtin_content_dir() / "modules.yaml", modules / "modules.yaml")
+    alone = load_bank([modules, tmp_path])
+    alone.problems = [p for p in alone.problems if p.path.startswith(str(tmp_path))]
+    assert only_problem(alone, "number 300 is also used by 'q-two'").path.endswith("c.yaml")
 
 
 def test_unknown_references(tmp_path, valid_text):
